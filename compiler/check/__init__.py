@@ -1,0 +1,407 @@
+"""Semantic checks on a parsed ruleset.
+
+`check_ruleset` builds the symbol table, resolves every name, infers every
+type, validates the tile catalogue and the prose references, and numbers the
+chapters, rules, rulings and examples. It reports every problem it finds, not
+just the first, each with a location and, for unknown names, a suggestion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compiler.check.symbols import EVENT_VALUES, Symbols
+from compiler.check.types import Scope, TypeChecker, words
+from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
+from compiler.ir import model as m
+from compiler.ir import nodes as n
+from compiler.ir.prose import GENERATED_PAGES, prose_refs
+from compiler.kernel.lattice import LATTICES
+
+
+class Checker:
+    def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
+        self.rs = ruleset
+        self.src = sources
+        self.diagnostics: list[Diagnostic] = []
+        self.sy = Symbols()
+        self.types = TypeChecker(self.sy, self.report)
+
+    def report(self, loc: n.Loc | None, code: str, message: str, *, hint: str | None = None,
+               severity: str = "error", focus: str | None = None) -> None:
+        if focus is None:
+            focus = _focus_of(message)
+        self.diagnostics.append(self.src.diagnostic(
+            loc, code, message, hint=hint, severity=severity,  # type: ignore[arg-type]
+            fallback_file=self.rs.files[0] if self.rs.files else "<ruleset>", focus=focus))
+
+    # ---------------------------------------------------------------- run
+
+    def run(self) -> list[Diagnostic]:
+        self.collect()
+        self.check_structure()
+        self.check_decls()
+        self.check_tiles()
+        self.check_prose()
+        self.number()
+        return self.diagnostics
+
+    # ------------------------------------------------------------ symbols
+
+    def _unique(self, table: dict[str, Any], key: str, item: Any, what: str) -> None:
+        if key in table:
+            first = table[key]
+            where = f" (first declared at {first.loc})" if getattr(first, "loc", None) else ""
+            self.report(item.loc, "duplicate", f"{what} `{key}` is declared twice{where}")
+        else:
+            table[key] = item
+
+    def collect(self) -> None:
+        sy = self.sy
+        for ch in self.rs.chapters:
+            self._unique(sy.chapters, ch.id, ch, "chapter")
+        for r in self.rs.all_rules():
+            self._unique(sy.rules, r.id, r, "rule")
+        for t in self.rs.terms:
+            self._unique(sy.terms, t.id, t, "term")
+        for r in self.rs.rulings:
+            self._unique(sy.rulings, r.id, r, "ruling")
+        for e in self.rs.examples:
+            self._unique(sy.examples, e.id, e, "example")
+        for ts in self.rs.tilesets:
+            self._unique(sy.tilesets, ts.id, ts, "tile set")
+            for t in ts.tiles:
+                self._unique(sy.cards, t.id, t, "tile")
+        kinds: dict[str, Any] = {}
+        for d in self.rs.all_decls():
+            if isinstance(d, m.LatticeDecl):
+                if d.name not in LATTICES:
+                    self.report(d.loc, "unknown-name", f"unknown lattice `{d.name}`",
+                                hint=did_you_mean(d.name, LATTICES))
+                else:
+                    sy.lattice = d.name
+            elif isinstance(d, m.EdgeLabel):
+                self._unique(sy.edges, d.id, d, "edge label")
+            elif isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind)):
+                self._unique(kinds, d.id, d, "kind")
+                category = {m.FeatureKind: "feature", m.AreaKind: "area", m.PieceKind: "piece",
+                            m.ResourceKind: "resource"}[type(d)]
+                sy.kinds.setdefault(d.id, (category, d))
+            elif isinstance(d, m.Action):
+                self._unique(sy.actions, d.id, d, "action")
+            elif isinstance(d, m.StepDecl):
+                self._unique(sy.steps, d.id, d, "step")
+            elif isinstance(d, m.Define):
+                self._unique(sy.defines, d.id, d, "definition")
+            elif isinstance(d, m.ScoreDecl):
+                sy.score = d.resource
+        for d in self.rs.all_decls():
+            if isinstance(d, m.AreaKind):
+                for a in d.attributes:
+                    prior = sy.area_attrs.get(a.name)
+                    if prior is not None and prior.type != a.type:
+                        self.report(a.loc, "type", f"attribute `{a.name}` is {a.type} here but "
+                                                   f"{prior.type} on another area kind")
+                    sy.area_attrs.setdefault(a.name, a)
+                for r in d.holds:
+                    if sy.category(r) != "resource":
+                        self.report(d.loc, "unknown-name", f"`{d.id}` holds unknown resource `{r}`",
+                                    hint=did_you_mean(r, sy.of("resource")))
+                    sy.area_holds.setdefault(r, set()).add(d.id)
+                for e in d.crosses:
+                    if e not in sy.edges:
+                        self.report(d.loc, "unknown-name", f"`{d.id}` crosses unknown edge `{e}`",
+                                    hint=did_you_mean(e, sy.edges))
+            elif isinstance(d, m.PieceKind) and d.on is not None:
+                if sy.category(d.on) != "piece":
+                    self.report(d.loc, "unknown-name", f"`{d.id}` goes on unknown piece `{d.on}`",
+                                hint=did_you_mean(d.on, sy.of("piece")))
+
+    # ---------------------------------------------------------- structure
+
+    def check_structure(self) -> None:
+        listed = self.rs.contents
+        for cid in listed:
+            if cid not in self.sy.chapters:
+                self.report(self.rs.loc, "unknown-name", f"chapter `{cid}` is listed but not written",
+                            hint=did_you_mean(cid, self.sy.chapters))
+        for ch in self.rs.chapters:
+            if listed and ch.id not in listed:
+                self.report(ch.loc, "structure",
+                            f"chapter `{ch.id}` is not listed in the ruleset's `chapters`")
+        if self.sy.score is None:
+            self.report(self.rs.loc, "structure", "the ruleset never says `score is RESOURCE`")
+        elif self.sy.category(self.sy.score) != "resource":
+            self.report(self.rs.loc, "unknown-name", f"the score `{self.sy.score}` is not a resource",
+                        hint=did_you_mean(self.sy.score, self.sy.of("resource")))
+        if not self.sy.steps:
+            self.report(self.rs.loc, "structure", "the ruleset declares no turn `step`")
+        if self.rs.players_min > self.rs.players_max or self.rs.players_min < 1:
+            self.report(self.rs.loc, "structure", "the player range is empty")
+
+    # -------------------------------------------------------- declarations
+
+    def check_decls(self) -> None:
+        """Type every declaration.
+
+        Definitions take their parameter types from their calls: a first pass,
+        whose messages are dropped, records the argument types of every call;
+        then each definition is typed with them, and the real pass follows.
+        """
+        sy = self.sy
+        real = self.diagnostics
+        self.diagnostics = []
+        for d in sy.defines.values():
+            sy.define_types[d.id] = self.types.expr(d.expr, {p: "any" for p in d.params})
+        self._check_all()
+        self.diagnostics = real
+        for d in sy.defines.values():
+            scope = {}
+            for i, p in enumerate(d.params):
+                seen = {args[i] for args in sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
+                if len(seen) > 1:
+                    self.report(d.loc, "type", f"`{d.id}` is called with {p} as "
+                                               + " and as ".join(sorted(words(t) for t in seen)))
+                scope[p] = seen.pop() if len(seen) == 1 else "any"
+            sy.define_params[d.id] = scope
+        for d in sy.defines.values():
+            sy.define_types[d.id] = self.types.expr(d.expr, sy.define_params[d.id])
+        sy.call_args.clear()
+        self._check_all()
+
+    def _check_all(self) -> None:
+        for d in self.rs.all_decls():
+            handler = getattr(self, f"d_{d.decl}", None)
+            if handler:
+                handler(d)
+
+    def d_supply(self, d: m.SupplyTable) -> None:
+        for count, row in d.rows.items():
+            if not self.rs.players_min <= count <= self.rs.players_max:
+                self.report(d.loc, "structure",
+                            f"supply row for {count} players is outside "
+                            f"{self.rs.players_min}-{self.rs.players_max}")
+            for kind in row:
+                self.types.check_kind(d.loc, kind, ("piece",), "piece kind")
+
+    def d_stacks(self, d: m.StacksDecl) -> None:
+        for f in d.hiding:
+            self.types.check_kind(d.loc, f, ("feature",), "feature")
+
+    def d_use_tiles(self, d: m.UseTiles) -> None:
+        for t in d.tilesets:
+            if t not in self.sy.tilesets:
+                self.report(d.loc, "unknown-name", f"unknown tile set `{t}`",
+                            hint=did_you_mean(t, self.sy.tilesets))
+
+    def d_score(self, d: m.ScoreDecl) -> None:
+        pass
+
+    def d_step(self, d: m.StepDecl) -> None:
+        for a in d.actions + d.also:
+            if a not in self.sy.actions:
+                self.report(d.loc, "unknown-name", f"step `{d.id}` names unknown action `{a}`",
+                            hint=did_you_mean(a, self.sy.actions))
+
+    def d_action(self, d: m.Action) -> None:
+        scope: Scope = {}
+        for p in d.params:
+            t = self.types.expr(p.domain, scope)
+            if not t.startswith("set:") and t != "any":
+                self.report(p.domain.loc, "type",
+                            f"`choose` picks from a collection, but this is {words(t)}")
+            elem = t[4:] if t.startswith("set:") else "any"
+            scope[p.name] = "set:" + elem if p.subset else elem
+            self._cites(p.rule, p.loc)
+        for r in d.requires:
+            self.types.expect(r.cond, scope, "bool", "a requirement")
+            self._cites(r.rule, r.loc)
+        self.types.stmts(d.effects, scope)
+        self._check_notation(d)
+
+    def _check_notation(self, d: m.Action) -> None:
+        import re
+        if d.notation is None:
+            return
+        named = re.findall(r"\{(\w+)\}", d.notation)
+        params = [p.name for p in d.params]
+        for name in named:
+            if name not in params:
+                self.report(d.loc, "unknown-name",
+                            f"notation of `{d.id}` uses `{{{name}}}`, which is no parameter",
+                            hint=did_you_mean(name, params))
+
+    def d_forbid(self, d: m.Forbid) -> None:
+        self.types.check_kind(d.loc, d.kind, ("piece",), "piece kind", extra=("piece",))
+        for a in d.actions:
+            if a not in self.sy.actions:
+                self.report(d.loc, "unknown-name", f"unknown action `{a}`",
+                            hint=did_you_mean(a, self.sy.actions))
+        scope: Scope = {d.site_var: "site"}
+        if d.piece_var:
+            scope[d.piece_var] = "piece"
+        self.types.expect(d.cond, scope, "bool", "the condition of a prohibition")
+
+    def d_trigger(self, d: m.Trigger) -> None:
+        ev = d.event
+        scope: Scope = {}
+        if ev.type == "closes":
+            self.types.check_kind(ev.loc, ev.kind or "", ("area",), "area kind", extra=("area",))
+            scope = {ev.var or "": "area", **EVENT_VALUES}
+        elif ev.type == "laid":
+            scope = {ev.var or "": "tile"}
+        elif ev.type in ("enters", "leaves"):
+            self.types.check_kind(ev.loc, ev.kind or "", ("piece",), "piece kind",
+                                  extra=("piece",))
+            scope = {ev.var or "": "piece", ev.site_var or "": "site"}
+        elif ev.target == "step" and ev.step not in self.sy.steps:
+            self.report(ev.loc, "unknown-name", f"unknown step `{ev.step}`",
+                        hint=did_you_mean(ev.step or "", self.sy.steps))
+        if d.defer_to is not None and d.defer_to not in self.sy.steps:
+            self.report(d.loc, "unknown-name", f"unknown step `{d.defer_to}`",
+                        hint=did_you_mean(d.defer_to, self.sy.steps))
+        if d.where is not None:
+            self.types.expect(d.where, scope, "bool", "the condition after `where`")
+        self.types.stmts(d.body, scope)
+
+    def d_define(self, d: m.Define) -> None:
+        pass  # checked first, in check_decls
+
+    def d_end(self, d: m.EndDecl) -> None:
+        self.types.expect(d.cond, {}, "bool", "the end condition")
+
+    def d_winner(self, d: m.WinnerDecl) -> None:
+        for t in d.order:
+            self.types.expect(t.expr, {"it": "player"}, "int", "a winning measure")
+
+    def _cites(self, rule: str | None, loc: n.Loc | None) -> None:
+        if rule is not None and rule not in self.sy.rules:
+            self.report(loc, "unknown-name", f"`per {rule}` cites an unknown rule",
+                        hint=did_you_mean(rule, self.sy.rules))
+
+    # -------------------------------------------------------------- tiles
+
+    def check_tiles(self) -> None:
+        sides = LATTICES[self.sy.lattice].sides
+        crossing: dict[str, list[str]] = {e: [] for e in self.sy.edges}
+        for kid, (cat, decl) in self.sy.kinds.items():
+            if cat == "area":
+                for e in decl.crosses:
+                    crossing.setdefault(e, []).append(kid)
+        for tile in self.sy.cards.values():
+            if not tile.faces:
+                self.report(tile.loc, "tiles", f"tile `{tile.id}` has no face")
+            names = set()
+            for face in tile.faces:
+                if face.name in names:
+                    self.report(face.loc, "duplicate", f"tile `{tile.id}` has two faces `{face.name}`")
+                names.add(face.name)
+                self._check_face(tile, face, sides, crossing)
+
+    def _check_face(self, tile: m.TileDef, face: m.Face, sides: int,
+                    crossing: dict[str, list[str]]) -> None:
+        where = f"face `{face.name}` of tile `{tile.id}`"
+        if len(face.edges) != sides:
+            self.report(face.loc, "tiles",
+                        f"{where} lists {len(face.edges)} edges; a {self.sy.lattice} tile has {sides}")
+            return
+        for label in face.edges:
+            if label not in self.sy.edges:
+                self.report(face.loc, "unknown-name", f"{where}: unknown edge label `{label}`",
+                            hint=did_you_mean(label, self.sy.edges))
+        touching: dict[tuple[int, str], int] = {}
+        for seg in face.segments:
+            if self.sy.category(seg.kind) != "area":
+                self.report(seg.loc, "unknown-name", f"{where}: unknown area kind `{seg.kind}`",
+                            hint=did_you_mean(seg.kind, self.sy.of("area")))
+                continue
+            for f in seg.features:
+                self.types.check_kind(seg.loc, f, ("feature",), "feature")
+            for e in seg.edges:
+                if not 0 <= e < sides:
+                    self.report(seg.loc, "tiles", f"{where}: there is no edge {e} (0 to {sides - 1})")
+                    continue
+                label = face.edges[e]
+                if seg.kind not in crossing.get(label, []):
+                    self.report(seg.loc, "tiles",
+                                f"{where}: a `{seg.kind}` segment cannot reach edge {e}, "
+                                f"which is `{label}`")
+                touching[(e, seg.kind)] = touching.get((e, seg.kind), 0) + 1
+        for e, label in enumerate(face.edges):
+            for kind in crossing.get(label, []):
+                count = touching.get((e, kind), 0)
+                if count != 1:
+                    self.report(face.loc, "tiles",
+                                f"{where}: edge {e} is `{label}`, so exactly one `{kind}` segment "
+                                f"must reach it (found {count})")
+
+    # -------------------------------------------------------------- prose
+
+    def check_prose(self) -> None:
+        texts: list[tuple[str, n.Loc | None]] = []
+        for ch in self.rs.chapters:
+            texts.append((ch.text, ch.loc))
+        for r in self.rs.all_rules():
+            texts.append((r.text, r.loc))
+        for t in self.rs.terms:
+            texts.append((t.text, t.loc))
+        for r in self.rs.rulings:
+            texts += [(r.text, r.loc), (r.reason, r.loc), (r.question, r.loc)]
+            for rid in r.settles:
+                if rid not in self.sy.rules:
+                    self.report(r.loc, "unknown-name", f"ruling `{r.id}` settles unknown rule `{rid}`",
+                                hint=did_you_mean(rid, self.sy.rules))
+        for e in self.rs.examples:
+            texts.append((e.text, e.loc))
+            for rid in e.illustrates:
+                if rid not in self.sy.rules:
+                    self.report(e.loc, "unknown-name",
+                                f"example `{e.id}` illustrates unknown rule `{rid}`",
+                                hint=did_you_mean(rid, self.sy.rules))
+            for f in e.expect:
+                if f.fact == "illegal":
+                    for rid in f.args:
+                        if isinstance(rid, str) and rid not in self.sy.rules:
+                            self.report(f.loc, "unknown-name", f"unknown rule `{rid}`",
+                                        hint=did_you_mean(rid, self.sy.rules))
+        tables = {"rule": self.sy.rules, "ruling": self.sy.rulings, "example": self.sy.examples,
+                  "chapter": self.sy.chapters, "term": self.sy.terms, "page": GENERATED_PAGES}
+        for text, loc in texts:
+            for ref in prose_refs(text):
+                table = tables[ref.kind]
+                if ref.target not in table:
+                    self.report(loc, "dangling-reference",
+                                f"`[[{ref.kind + ':' if ref.kind != 'term' else ''}{ref.target}]]` "
+                                f"refers to no {ref.kind}",
+                                hint=did_you_mean(ref.target, table))
+
+    # ------------------------------------------------------------ numbers
+
+    def number(self) -> None:
+        order = {cid: i for i, cid in enumerate(self.rs.contents)}
+        self.rs.chapters.sort(key=lambda c: order.get(c.id, len(order)))
+
+        def walk(rules: list[m.Rule], prefix: str) -> None:
+            for i, r in enumerate(rules, 1):
+                r.number = f"{prefix}.{i}"
+                walk(r.rules, r.number)
+
+        for i, ch in enumerate(self.rs.chapters, 1):
+            ch.number = str(i)
+            walk(ch.rules, ch.number)
+        for i, r in enumerate(self.rs.rulings, 1):
+            r.number = f"R{i}"
+        for i, e in enumerate(self.rs.examples, 1):
+            e.number = f"E{i}"
+
+
+def _focus_of(message: str) -> str | None:
+    """The first `quoted` name in a message: where the caret should point."""
+    import re
+    found = re.search(r"`([^`]+)`", message)
+    return found.group(1) if found else None
+
+
+def check_ruleset(ruleset: m.Ruleset, sources: SourceMap) -> list[Diagnostic]:
+    """Resolve, type and validate `ruleset` in place; return the diagnostics."""
+    return Checker(ruleset, sources).run()

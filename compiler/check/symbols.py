@@ -1,0 +1,69 @@
+"""The symbol table of a ruleset: every name an author can use, and where it was declared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.ir import model as m
+
+# Kernel vocabulary: names every ruleset can use. Types are the checker's
+# ("set:tile" is a collection of placed tiles). None of these is a game's word.
+BUILTIN_VALUES: dict[str, str] = {
+    "me": "player",          # the active player
+    "placed": "tile",        # the tile laid this turn (none before it is laid)
+    "players": "set:player",
+    "tiles": "set:tile",     # tiles on the board
+    "sites": "set:site",     # every site of every tile on the board
+    "pieces": "set:piece",   # every piece on the board
+    "areas": "set:area",
+    "pool": "holder",        # the general supply of limited resources
+    "drawable": "set:card",  # the tiles a player may take from the stacks now
+    "stock": "set:card",     # the tiles still in the stacks
+    "frontier": "set:cell",  # empty cells a tile may be laid on
+    "rotations": "set:int",
+}
+
+# Names bound only by some events.
+EVENT_VALUES = {"closer": "player"}
+
+PIECE_ATTRS = {"owner": "player", "site": "site", "tile": "tile", "area": "area",
+               "covered": "bool", "above": "piece", "below": "piece"}
+SITE_ATTRS = {"tile": "tile", "area": "area"}
+TILE_ATTRS: dict[str, str] = {}
+AREA_KERNEL_ATTRS = {"closed": "bool"}
+
+FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
+             "placeable", "supply")
+
+CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
+
+
+@dataclass
+class Symbols:
+    lattice: str = "triangle"
+    edges: dict[str, m.EdgeLabel] = field(default_factory=dict)
+    kinds: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (category, decl)
+    area_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)
+    area_holds: dict[str, set[str]] = field(default_factory=dict)  # resource -> area kinds
+    actions: dict[str, m.Action] = field(default_factory=dict)
+    steps: dict[str, m.StepDecl] = field(default_factory=dict)
+    defines: dict[str, m.Define] = field(default_factory=dict)
+    define_types: dict[str, str] = field(default_factory=dict)
+    define_params: dict[str, dict[str, str]] = field(default_factory=dict)
+    call_args: dict[str, list[list[str]]] = field(default_factory=dict)
+    rules: dict[str, m.Rule] = field(default_factory=dict)
+    chapters: dict[str, m.Chapter] = field(default_factory=dict)
+    terms: dict[str, m.Term] = field(default_factory=dict)
+    rulings: dict[str, m.Ruling] = field(default_factory=dict)
+    examples: dict[str, m.Example] = field(default_factory=dict)
+    cards: dict[str, m.TileDef] = field(default_factory=dict)
+    tilesets: dict[str, m.TileSet] = field(default_factory=dict)
+    score: str | None = None
+
+    def of(self, category: str) -> list[str]:
+        return [k for k, (c, _) in self.kinds.items() if c == category]
+
+    def category(self, name: str) -> str | None:
+        entry = self.kinds.get(name)
+        return entry[0] if entry else None

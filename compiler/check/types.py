@@ -1,0 +1,476 @@
+"""Name resolution and static types for expressions and statements.
+
+Types are short strings: "int", "bool", "player", "piece", "site", "tile",
+"cell", "card", "face", "area", "holder", "str", "none", "any", and
+"set:<element>". Every expression node gets its type written in `node.type`;
+the engine compiles on it. Unknown names are errors with a "did you mean";
+nothing unknown silently means "anything".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from compiler.check.symbols import (
+    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, PIECE_ATTRS,
+    SITE_ATTRS, TILE_ATTRS, Symbols,
+)
+from compiler.diagnostics import did_you_mean
+from compiler.ir import nodes as n
+
+Report = Callable[..., None]
+
+WORDS = {
+    "int": "a number", "bool": "a yes/no condition", "player": "a player", "piece": "a piece",
+    "site": "a site", "tile": "a tile on the board", "cell": "a cell", "card": "a tile card",
+    "face": "a tile face", "area": "an area", "holder": "the pool", "str": "a string",
+    "none": "none", "any": "anything",
+}
+
+
+def words(t: str) -> str:
+    if t.startswith("set:"):
+        return f"a collection of {WORDS.get(t[4:], t[4:]).split(' ', 1)[-1]}s"
+    return WORDS.get(t, t)
+
+
+def element(t: str) -> str:
+    return t[4:] if t.startswith("set:") else "any"
+
+
+def fits(actual: str, expected: str) -> bool:
+    if "any" in (actual, expected) or actual == expected:
+        return True
+    if actual == "none":
+        return not expected.startswith("set:") and expected not in ("int", "bool")
+    if actual.startswith("set:") and expected.startswith("set:"):
+        return fits(actual[4:], expected[4:])
+    return False
+
+
+Scope = dict[str, str]
+
+
+class TypeChecker:
+    """Resolves names and infers types; reports through `report(loc, code, message, hint=)`."""
+
+    def __init__(self, symbols: Symbols, report: Report) -> None:
+        self.sy = symbols
+        self.report = report
+
+    # ------------------------------------------------------------ helpers
+
+    def expect(self, node: n.Node, scope: Scope, expected: str, what: str) -> str:
+        got = self.expr(node, scope)
+        if not fits(got, expected):
+            self.report(node.loc, "type",
+                        f"{what} should be {words(expected)}, but this is {words(got)}")
+        return got
+
+    def kind_name(self, node: Any, categories: tuple[str, ...], what: str) -> str | None:
+        """A name that must be a kind of one of `categories` (e.g. `supply(p, emissary)`)."""
+        if not isinstance(node, n.Name):
+            self.report(node.loc, "type", f"{what} should be the name of a kind")
+            return None
+        cat = self.sy.category(node.id)
+        if cat not in categories:
+            candidates = [k for c in categories for k in self.sy.of(c)]
+            self.report(node.loc, "unknown-name",
+                        f"`{node.id}` is not a {' or '.join(categories)} kind",
+                        hint=did_you_mean(node.id, candidates))
+            return None
+        node.ref, node.category, node.type = "kind", cat, "kind"
+        return node.id
+
+    def check_kind(self, loc: Any, kind: str, categories: tuple[str, ...], what: str,
+                   extra: tuple[str, ...] = ()) -> str | None:
+        if kind in extra:
+            return kind
+        cat = self.sy.category(kind)
+        if cat in categories:
+            return cat
+        candidates = [k for c in categories for k in self.sy.of(c)] + list(extra)
+        self.report(loc, "unknown-name", f"unknown {what} `{kind}`",
+                    hint=did_you_mean(kind, candidates))
+        return None
+
+    # -------------------------------------------------------- expressions
+
+    def expr(self, node: Any, scope: Scope) -> str:
+        t = self._expr(node, scope)
+        node.type = t
+        return t
+
+    def _expr(self, node: Any, scope: Scope) -> str:
+        method = getattr(self, f"e_{node.node}")
+        return method(node, scope)
+
+    def e_number(self, node: n.Number, scope: Scope) -> str:
+        return "int"
+
+    def e_text(self, node: n.Text, scope: Scope) -> str:
+        return "str"
+
+    def e_bool(self, node: n.Boolean, scope: Scope) -> str:
+        return "bool"
+
+    def e_none(self, node: n.NoneValue, scope: Scope) -> str:
+        return "none"
+
+    def e_name(self, node: n.Name, scope: Scope) -> str:
+        if node.id in scope:
+            node.ref = "var"
+            return scope[node.id]
+        if node.id in BUILTIN_VALUES:
+            node.ref = "builtin"
+            return BUILTIN_VALUES[node.id]
+        cat = self.sy.category(node.id)
+        if cat is not None:
+            if cat == "resource":
+                self.report(node.loc, "type",
+                            f"`{node.id}` is a resource: read an amount as `HOLDER.{node.id}`")
+                return "any"
+            node.ref, node.category = "kind", cat
+            return "set:" + CATEGORY_ELEMENT[cat]
+        if node.id in EVENT_VALUES:
+            self.report(node.loc, "unknown-name",
+                        f"`{node.id}` is only known in a rule triggered when an area closes")
+            return "any"
+        known = list(scope) + list(BUILTIN_VALUES) + [k for k, (c, _) in self.sy.kinds.items()
+                                                       if c != "resource"]
+        self.report(node.loc, "unknown-name", f"unknown name `{node.id}`",
+                    hint=did_you_mean(node.id, known))
+        return "any"
+
+    def e_attr(self, node: n.Attr, scope: Scope) -> str:
+        obj = self.expr(node.obj, scope)
+        name = node.name
+        table: dict[str, str] = {}
+        if obj == "piece":
+            table = PIECE_ATTRS
+        elif obj == "site":
+            table = SITE_ATTRS
+        elif obj == "tile":
+            table = TILE_ATTRS
+        elif obj == "area":
+            table = dict(AREA_KERNEL_ATTRS)
+            table.update({a.name: a.type for a in self.sy.area_attrs.values()})
+            table.update({r: "int" for r in self.sy.area_holds})
+        elif obj in ("player", "holder"):
+            table = {r: "int" for r in self.sy.of("resource")}
+        elif obj == "any":
+            return "any"
+        if name in table:
+            return table[name]
+        self.report(node.loc, "unknown-name", f"{words(obj)} has no attribute `{name}`",
+                    hint=did_you_mean(name, table) or (
+                        f"{words(obj)} has: " + ", ".join(sorted(table)) if table else None))
+        return "any"
+
+    def e_call(self, node: n.Call, scope: Scope) -> str:
+        f = node.func
+        if f in self.sy.defines:
+            node.defined = True
+            d = self.sy.defines[f]
+            if len(node.args) != len(d.params):
+                self.report(node.loc, "arity",
+                            f"`{f}` takes {len(d.params)} argument(s), {len(node.args)} given")
+            types = [self.expr(a, scope) for a in node.args]
+            self.sy.call_args.setdefault(f, []).append(types)
+            return self.sy.define_types.get(f, "any")
+        if f not in FUNCTIONS:
+            self.report(node.loc, "unknown-name", f"unknown function `{f}`",
+                        hint=did_you_mean(f, list(FUNCTIONS) + list(self.sy.defines)))
+            for a in node.args:
+                self.expr(a, scope)
+            return "any"
+        return getattr(self, f"f_{f}")(node, scope)
+
+    def _arity(self, node: n.Call, count: int) -> bool:
+        if len(node.args) != count:
+            self.report(node.loc, "arity",
+                        f"`{node.func}` takes {count} argument(s), {len(node.args)} given")
+            return False
+        return True
+
+    def _per_element(self, coll: Any, elem: str, scope: Scope) -> Scope:
+        inner = dict(scope)
+        inner["it"] = elem
+        alias = _alias_of(coll)
+        if alias:
+            inner[alias] = elem
+        return inner
+
+    def f_count(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "set:any", "what `count` counts")
+        return "int"
+
+    def f_sum(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 2):
+            t = self.expect(node.args[0], scope, "set:any", "the first argument of `sum`")
+            self.expect(node.args[1], self._per_element(node.args[0], element(t), scope), "int",
+                        "what `sum` adds up")
+        return "int"
+
+    def f_top(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 2):
+            t = self.expect(node.args[0], scope, "set:any", "the first argument of `top`")
+            self.expect(node.args[1], self._per_element(node.args[0], element(t), scope), "int",
+                        "the measure `top` compares")
+            return t
+        return "any"
+
+    def _ints(self, node: n.Call, scope: Scope) -> str:
+        if not node.args:
+            self.report(node.loc, "arity", f"`{node.func}` needs at least one argument")
+        for a in node.args:
+            self.expect(a, scope, "int", f"an argument of `{node.func}`")
+        return "int"
+
+    f_min = _ints
+    f_max = _ints
+
+    def f_only(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            return element(self.expect(node.args[0], scope, "set:any", "the argument of `only`"))
+        return "any"
+
+    def f_neighbours(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "tile", "the argument of `neighbours`")
+        return "set:tile"
+
+    def f_faces(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "card", "the argument of `faces`")
+        return "set:face"
+
+    def f_fits(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 4):
+            for a, t in zip(node.args, ("card", "face", "cell", "int")):
+                self.expect(a, scope, t, "an argument of `fits`")
+        return "bool"
+
+    def f_placeable(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "card", "the argument of `placeable`")
+        return "bool"
+
+    def f_supply(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 2):
+            self.expect(node.args[0], scope, "player", "the first argument of `supply`")
+            self.kind_name(node.args[1], ("piece",), "the second argument of `supply`")
+        return "int"
+
+    def e_collection(self, node: n.Collection, scope: Scope) -> str:
+        src = self.expr(node.source, scope)
+        if not src.startswith("set:") and src != "any":
+            self.report(node.source.loc, "type",
+                        f"`in`, `of` and `as` narrow a collection, but this is {words(src)}")
+            return "any"
+        elem = element(src)
+        if node.within is not None:
+            t = self.expr(node.within, scope)
+            ok = {"piece": ("tile", "set:tile", "area", "site"),
+                  "site": ("tile", "set:tile", "area"),
+                  "tile": ("area", "set:tile"),
+                  "area": ("tile",)}.get(elem, ())
+            if t != "any" and elem != "any" and t not in ok:
+                self.report(node.within.loc, "type",
+                            f"{words(src)} cannot be taken `in` {words(t)}")
+        if node.owner is not None:
+            self.expect(node.owner, scope, "player", "the owner after `of`")
+            if elem not in ("piece", "any"):
+                self.report(node.owner.loc, "type", f"only pieces have owners, not {words(src)}")
+        return src
+
+    def e_filtered(self, node: n.Filtered, scope: Scope) -> str:
+        t = self.expect(node.collection, scope, "set:any", "what `where` filters")
+        inner = self._per_element(node.collection, element(t), scope)
+        self.expect(node.cond, inner, "bool", "the condition after `where`")
+        return t
+
+    def e_arith(self, node: n.Arith, scope: Scope) -> str:
+        first = self.expr(node.first, scope)
+        if node.rest and node.rest[0][0] == "+" and first.startswith("set:"):
+            for _, e in node.rest:
+                self.expect(e, scope, first, "what `+` joins to a collection")
+            return first
+        if not fits(first, "int"):
+            self.report(node.first.loc, "type", f"arithmetic needs numbers, not {words(first)}")
+        for _, e in node.rest:
+            self.expect(e, scope, "int", "an operand")
+        return "int"
+
+    def e_neg(self, node: n.Neg, scope: Scope) -> str:
+        self.expect(node.value, scope, "int", "what `-` negates")
+        return "int"
+
+    def e_logic(self, node: n.Logic, scope: Scope) -> str:
+        for item in node.items:
+            self.expect(item, scope, "bool", f"each side of `{node.op}`")
+        return "bool"
+
+    def e_not(self, node: n.Not, scope: Scope) -> str:
+        self.expect(node.value, scope, "bool", "what `not` negates")
+        return "bool"
+
+    def e_compare(self, node: n.Compare, scope: Scope) -> str:
+        left = self.expr(node.left, scope)
+        right = self.expr(node.right, scope)
+        if node.op in ("<", "<=", ">", ">="):
+            for side, t in ((node.left, left), (node.right, right)):
+                if not fits(t, "int"):
+                    self.report(side.loc, "type", f"`{node.op}` compares numbers, not {words(t)}")
+        elif not (fits(left, right) or fits(right, left)):
+            self.report(node.loc, "type", f"`{node.op}` compares {words(left)} with {words(right)}")
+        return "bool"
+
+    def e_is_kind(self, node: n.IsKind, scope: Scope) -> str:
+        t = self.expr(node.value, scope)
+        allowed = {"piece": ("piece",), "site": ("area", "feature"), "area": ("area",)}.get(
+            t, ("piece", "area", "feature"))
+        if t not in ("piece", "site", "area", "any"):
+            self.report(node.value.loc, "type", f"`is KIND` tests a piece, site or area, "
+                                                f"not {words(t)}")
+        self.check_kind(node.loc, node.kind, allowed, "kind")
+        return "bool"
+
+    def e_is_none(self, node: n.IsNone, scope: Scope) -> str:
+        self.expr(node.value, scope)
+        return "bool"
+
+    def e_is_in(self, node: n.IsIn, scope: Scope) -> str:
+        t = self.expr(node.value, scope)
+        self.expect(node.collection, scope, "set:" + t, "the collection after `is in`")
+        return "bool"
+
+    def e_has(self, node: n.Has, scope: Scope) -> str:
+        t = self.expr(node.value, scope)
+        if t not in ("tile", "site", "area", "set:tile", "any"):
+            self.report(node.value.loc, "type",
+                        f"`has` looks into a tile, site, area or tiles, not {words(t)}")
+        self.check_kind(node.loc, node.kind, ("feature", "piece"), "feature or piece kind")
+        return "bool"
+
+    def e_if_expr(self, node: n.IfExpr, scope: Scope) -> str:
+        self.expect(node.cond, scope, "bool", "the condition of `if`")
+        a = self.expr(node.then, scope)
+        b = self.expr(node.otherwise, scope)
+        if fits(a, b):
+            return b if a == "none" else a
+        if fits(b, a):
+            return a
+        self.report(node.loc, "type", f"the two branches give {words(a)} and {words(b)}")
+        return "any"
+
+    # --------------------------------------------------------- statements
+
+    def stmts(self, body: list[Any], scope: Scope) -> None:
+        scope = dict(scope)
+        for s in body:
+            self.stmt(s, scope)
+
+    def stmt(self, s: Any, scope: Scope) -> None:
+        getattr(self, f"s_{s.node}")(s, scope)
+
+    def s_place(self, s: n.Place, scope: Scope) -> None:
+        self.check_kind(s.loc, s.kind, ("piece",), "piece kind")
+        if s.owner is not None:
+            self.expect(s.owner, scope, "player", "the owner")
+        self.expect(s.at, scope, "site", "where a piece is placed")
+
+    def s_stack(self, s: n.StackOn, scope: Scope) -> None:
+        self.check_kind(s.loc, s.kind, ("piece",), "piece kind")
+        self.expect(s.on, scope, "piece", "what a piece is stacked on")
+
+    def s_move(self, s: n.Move, scope: Scope) -> None:
+        self.expect(s.piece, scope, "piece", "what `move` moves")
+        self.expect(s.to, scope, "site", "where `move` goes")
+
+    def s_return(self, s: n.Return, scope: Scope) -> None:
+        t = self.expr(s.what, scope)
+        if not (fits(t, "piece") or fits(t, "set:piece")):
+            self.report(s.what.loc, "type", f"`return` takes a piece or pieces, not {words(t)}")
+
+    def s_give(self, s: n.Give, scope: Scope) -> None:
+        self.expect(s.amount, scope, "int", "the amount given")
+        self.check_kind(s.loc, s.resource, ("resource",), "resource")
+        for holder in (s.source, s.target):
+            if holder is not None:
+                t = self.expr(holder, scope)
+                if t not in ("player", "area", "holder", "any"):
+                    self.report(holder.loc, "type",
+                                f"resources are held by players, areas or the pool, not {words(t)}")
+
+    def _attr_target(self, target: n.Attr, scope: Scope) -> str:
+        obj = self.expr(target.obj, scope)
+        if obj not in ("area", "any"):
+            self.report(target.loc, "type", f"only areas have attributes to set, not {words(obj)}")
+            return "any"
+        decl = self.sy.area_attrs.get(target.name)
+        if decl is None:
+            self.report(target.loc, "unknown-name", f"unknown area attribute `{target.name}`",
+                        hint=did_you_mean(target.name, self.sy.area_attrs))
+            return "any"
+        target.type = decl.type
+        return decl.type
+
+    def s_set_attr(self, s: n.SetAttr, scope: Scope) -> None:
+        t = self._attr_target(s.target, scope)
+        self.expect(s.value, scope, t, f"the value of `{s.target.name}`")
+
+    def s_clear_attr(self, s: n.ClearAttr, scope: Scope) -> None:
+        self._attr_target(s.target, scope)
+
+    def s_grant_one(self, s: n.GrantOne, scope: Scope) -> None:
+        action = self.sy.actions.get(s.action)
+        if action is None:
+            self.report(s.loc, "unknown-name", f"unknown action `{s.action}`",
+                        hint=did_you_mean(s.action, self.sy.actions))
+            return
+        params = {p.name for p in action.params}
+        for name, value in s.bindings:
+            if name not in params:
+                self.report(value.loc, "unknown-name",
+                            f"action `{s.action}` has no parameter `{name}`",
+                            hint=did_you_mean(name, params))
+            self.expr(value, scope)
+
+    def s_grant_many(self, s: n.GrantMany, scope: Scope) -> None:
+        self.expect(s.count, scope, "int", "how many actions are granted")
+        for a in s.actions:
+            if a not in self.sy.actions:
+                self.report(s.loc, "unknown-name", f"unknown action `{a}`",
+                            hint=did_you_mean(a, self.sy.actions))
+
+    def s_for_each(self, s: n.ForEach, scope: Scope) -> None:
+        t = self.expect(s.collection, scope, "set:any", "what `for each` walks through")
+        inner = dict(scope)
+        inner[s.var] = element(t)
+        self.stmts(s.body, inner)
+
+    def s_if(self, s: n.If, scope: Scope) -> None:
+        self.expect(s.cond, scope, "bool", "the condition of `if`")
+        self.stmts(s.then, scope)
+        self.stmts(s.otherwise, scope)
+
+    def s_let(self, s: n.Let, scope: Scope) -> None:
+        scope[s.name] = self.expr(s.value, scope)
+
+    def s_lay(self, s: n.Lay, scope: Scope) -> None:
+        for e, t in ((s.card, "card"), (s.face, "face"), (s.cell, "cell"), (s.rotation, "int")):
+            self.expect(e, scope, t, "an operand of `lay`")
+
+    def s_discard(self, s: n.Discard, scope: Scope) -> None:
+        self.expect(s.card, scope, "card", "what `discard` removes")
+
+
+def _alias_of(node: Any) -> str | None:
+    if isinstance(node, n.Filtered):
+        return _alias_of(node.collection)
+    if isinstance(node, n.Collection):
+        return node.alias
+    return None

@@ -1,0 +1,1 @@
+"""Playing and judging: a ruleset compiled into tables and closures, positions, rulings."""

@@ -1,0 +1,362 @@
+"""Actions: what a player may choose, what must hold, and what is forbidden.
+
+An action's parameters (`choose`) are enumerated in order; each requirement is
+tested as soon as the parameters it mentions are bound, so hopeless branches
+are cut early. A complete candidate is then checked against every prohibition
+(`forbid`) that applies to the pieces it would bring onto a site: "cannot"
+beats "can".
+
+Checking one given candidate (for adjudication) does the same work but does
+not stop at the first failure: it collects every rule the move breaks.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.effects import Run, check_site
+from compiler.engine.evaluate import Env, Fn, RuleError
+from compiler.engine.state import Piece, State
+from compiler.ir import model as m
+from compiler.ir import nodes as n
+from compiler.kernel.tiles import mismatches, placements
+
+if TYPE_CHECKING:
+    from compiler.engine.game import Game
+
+SUBSET_LIMIT = 10  # `choose some` enumerates subsets of at most this many elements
+
+
+@dataclass
+class Param:
+    name: str
+    domain: Fn
+    subset: bool
+    rule: str | None
+    type: str
+    node: m.Choose
+
+
+@dataclass
+class Requirement:
+    cond: Fn
+    rule: str | None
+    message: str | None
+    depends: frozenset[str]
+    node: n.Node
+
+
+@dataclass
+class Arrival:
+    """A piece an action brings onto a site: evaluated before the action runs."""
+
+    kind: str | None
+    site: Fn
+    piece: Fn | None = None
+    owner: Fn | None = None
+    when: Fn | None = None
+
+
+@dataclass
+class CompiledAction:
+    id: str
+    decl: m.Action
+    params: list[Param]
+    requires: list[Requirement]
+    effects: Run
+    arrivals: list[Arrival]
+    ready: list[list[Requirement]] = field(default_factory=list)
+    placement: tuple[str, str, str, str] | None = None  # params of a `fits` requirement
+
+    @property
+    def rule(self) -> str | None:
+        return self.decl.rule
+
+
+@dataclass
+class CompiledForbid:
+    decl: m.Forbid
+    cond: Fn
+    actions: frozenset[str]
+
+    @property
+    def rule(self) -> str | None:
+        return self.decl.rule
+
+
+@dataclass
+class Violation:
+    rule: str | None
+    code: str
+    message: str
+    detail: str | None = None
+    node: Any = None
+
+
+def names_in(node: Any) -> set[str]:
+    """Variable names an expression mentions."""
+    out: set[str] = set()
+    if isinstance(node, n.Name) and node.ref == "var":
+        out.add(node.id)
+    if isinstance(node, n.Node):
+        for value in node.__dict__.values():
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, tuple):
+                    v = v[1]
+                if isinstance(v, n.Node):
+                    out |= names_in(v)
+    return out
+
+
+def compile_action(game: Game, d: m.Action) -> CompiledAction:
+    params = []
+    for p in d.params:
+        t = p.domain.type or "set:any"
+        params.append(Param(p.name, game.expr(p.domain), p.subset, p.rule,
+                            t if p.subset else t[4:], p))
+    names = [p.name for p in params]
+    requires = [Requirement(game.expr(r.cond), r.rule, r.message,
+                            frozenset(names_in(r.cond) & set(names)), r.cond)
+                for r in d.requires]
+    action = CompiledAction(d.id, d, params, requires, game.stmt.block(d.effects),
+                            arrivals_of(game, d.effects))
+    bound: set[str] = set()
+    action.ready = [[r for r in requires if not r.depends]]
+    for p in params:
+        bound.add(p.name)
+        action.ready.append([r for r in requires if r.depends and r.depends <= bound
+                             and p.name in r.depends])
+    for r in d.requires:
+        c = r.cond
+        if isinstance(c, n.Call) and c.func == "fits" and not c.defined and all(
+                isinstance(a, n.Name) and a.ref == "var" and a.id in names for a in c.args):
+            action.placement = tuple(a.id for a in c.args)  # type: ignore[assignment]
+    return action
+
+
+def arrivals_of(game: Game, body: list[Any], when: Fn | None = None) -> list[Arrival]:
+    out: list[Arrival] = []
+    for s in body:
+        if isinstance(s, n.Place):
+            out.append(Arrival(s.kind, game.expr(s.at),
+                               owner=game.expr(s.owner) if s.owner else None, when=when))
+        elif isinstance(s, n.StackOn):
+            on = game.expr(s.on)
+
+            def site_of(env: Env, on: Fn = on) -> Any:
+                p = env.state.pieces.get(on(env))
+                return None if p is None else (p.cell, p.site)
+            out.append(Arrival(s.kind, site_of, when=when))
+        elif isinstance(s, n.Move):
+            out.append(Arrival(None, game.expr(s.to), piece=game.expr(s.piece), when=when))
+        elif isinstance(s, n.If):
+            cond = game.expr(s.cond)
+            out += arrivals_of(game, s.then, _both(when, cond))
+            out += arrivals_of(game, s.otherwise, _both(when, lambda env, c=cond: not c(env)))
+    return out
+
+
+def _both(a: Fn | None, b: Fn) -> Fn:
+    if a is None:
+        return b
+    return lambda env: a(env) and b(env)
+
+
+def compile_forbid(game: Game, d: m.Forbid) -> CompiledForbid:
+    return CompiledForbid(d, game.expr(d.cond), frozenset(d.actions))
+
+
+# ------------------------------------------------------------ prohibitions
+
+
+def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
+              ) -> list[Violation]:
+    """The prohibitions the action's arrivals break, in the state before the action."""
+    st = env.state
+    out: list[Violation] = []
+    for arrival in action.arrivals:
+        if arrival.when is not None and not arrival.when(env):
+            continue
+        site = arrival.site(env)
+        if site is None:
+            continue
+        if arrival.piece is not None:
+            pid = arrival.piece(env)
+            if pid not in st.pieces:
+                continue
+            kind, owner, phantom = st.pieces[pid].kind, st.pieces[pid].owner, None
+        else:
+            kind = arrival.kind or ""
+            owner = arrival.owner(env) if arrival.owner else env.me
+            pid = phantom = -1
+            st.gone[pid] = Piece(pid, kind, owner, site[0], site[1])
+        try:
+            for f in game.forbids:
+                fk = f.decl.kind
+                if fk not in ("piece", kind):
+                    continue
+                if f.actions and action.id not in f.actions:
+                    continue
+                saved = env.vars
+                env.vars = dict(saved)
+                env.vars[f.decl.site_var] = site
+                if f.decl.piece_var:
+                    env.vars[f.decl.piece_var] = pid
+                try:
+                    hit = bool(f.cond(env))
+                except RuleError as e:
+                    hit, f_err = True, str(e)
+                else:
+                    f_err = None
+                finally:
+                    env.vars = saved
+                if hit:
+                    out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
+                                         node=f.decl))
+                    if first_only:
+                        return out
+        finally:
+            if phantom is not None:
+                st.gone.pop(phantom, None)
+    return out
+
+
+# -------------------------------------------------------------- enumeration
+
+
+def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
+               ) -> Iterator[dict[str, Any]]:
+    """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
+    env = Env(game, st)
+    env.action = action.id
+    try:
+        for r in action.ready[0]:
+            if not r.cond(env):
+                return
+    except RuleError:
+        return
+    if action.placement is not None and not fixed:
+        yield from _placement_candidates(game, env, action)
+        return
+    yield from _walk(game, env, action, 0, fixed)
+
+
+def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
+    if param.name in fixed:
+        return (fixed[param.name],)
+    domain = param.domain(env)
+    if not param.subset:
+        return domain
+    items = list(domain)[:SUBSET_LIMIT]
+    return (tuple(c) for k in range(1, len(items) + 1) for c in itertools.combinations(items, k))
+
+
+def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
+          ) -> Iterator[dict[str, Any]]:
+    if i == len(action.params):
+        if not forbidden(game, env, action, first_only=True):
+            yield dict(env.vars)
+        return
+    param = action.params[i]
+    try:
+        values = _values(env, param, fixed)
+    except RuleError:
+        return
+    for v in values:
+        env.vars[param.name] = v
+        try:
+            ok = all(r.cond(env) for r in action.ready[i + 1])
+        except RuleError:
+            ok = False
+        if ok:
+            yield from _walk(game, env, action, i + 1, fixed)
+    env.vars.pop(param.name, None)
+
+
+def _placement_candidates(game: Game, env: Env, action: CompiledAction
+                          ) -> Iterator[dict[str, Any]]:
+    """Tile placements come from the kernel's pattern index, not from a blind product."""
+    st = env.state
+    card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
+    by_name = {p.name: p for p in action.params}
+    cards = list(by_name[card_p].domain(env))
+    if st.board:
+        found = placements(game.catalogue, st.frontier, cards, game.match)
+    else:
+        found = ((c, f, game.first_cell, r) for c in cards
+                 for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))
+    for card, face, cell, rot in found:
+        env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
+        try:
+            ok = all(r.cond(env) for r in action.requires)
+        except RuleError:
+            ok = False
+        if ok and not forbidden(game, env, action, first_only=True):
+            yield dict(env.vars)
+
+
+# --------------------------------------------------------------- checking
+
+
+def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any]
+          ) -> list[Violation]:
+    """Every rule the candidate breaks (empty: legal), for adjudication."""
+    env = Env(game, st)
+    env.action = action.id
+    env.vars = {}
+    out: list[Violation] = []
+    broken: set[str] = set()
+    for param in action.params:
+        v = values.get(param.name)
+        env.vars[param.name] = v
+        try:
+            domain = param.domain(env)
+            inside = all(x in domain for x in v) if param.subset else v in domain
+        except RuleError as e:
+            inside, domain = False, ()
+            out.append(Violation(param.rule, "domain", str(e), node=param.node))
+        if not inside:
+            broken.add(param.name)
+            out.append(Violation(param.rule, "domain", "", node=param.node))
+    for r in action.requires:
+        if r.depends & broken:
+            continue
+        try:
+            ok = bool(r.cond(env))
+            err = None
+        except RuleError as e:
+            ok, err = False, str(e)
+        if not ok:
+            detail = err or explain(game, st, r, env)
+            out.append(Violation(r.rule, "requirement", r.message or "", detail, node=r.node))
+    if not broken:
+        try:
+            out += forbidden(game, env, action, first_only=False)
+        except RuleError as e:
+            out.append(Violation(action.rule, "impossible", str(e)))
+    return out
+
+
+def explain(game: Game, st: State, r: Requirement, env: Env) -> str | None:
+    """A kernel-level reason for a failed requirement, where the kernel has one."""
+    c = r.node
+    if isinstance(c, n.Call) and c.func == "fits" and not c.defined:
+        card, face, cell, rot = (env.vars.get(a.id) for a in c.args)  # type: ignore[attr-defined]
+        if cell in st.board:
+            return f"{game.lattice.format_cell(cell)} already holds a tile"
+        if (card, face) not in game.catalogue.faces:
+            return f"{card} has no face {face}"
+        found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match)
+        return "; ".join(found) or None
+    return None
+
+
+def valid_site(game: Game, st: State, site: Any) -> bool:
+    try:
+        check_site(game, st, site)
+    except RuleError:
+        return False
+    return True

@@ -1,0 +1,508 @@
+"""Statements -> closures, and the event queue that runs triggered rules.
+
+An effect changes the state and writes a `Consequence` that cites the rule it
+applies. Effects raise events (a tile laid, an area closed, a piece entering
+or leaving a site). After an action's effects (or a triggered rule's) have all
+run, `drain` resolves the queued events: every matching trigger, in the order
+the triggers are declared, events first-in first-out. A trigger deferred to a
+later step of the turn waits in the turn's pending list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.evaluate import Env, RuleError, _MISSING, _restore, cell_key
+from compiler.engine.state import POOL, Grant, Pending, Piece, State
+from compiler.ir import nodes as n
+
+if TYPE_CHECKING:
+    from compiler.engine.game import CompiledTrigger, Game
+
+Run = Callable[[Env], None]
+
+
+@dataclass(slots=True)
+class Consequence:
+    kind: str
+    rule: str | None
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def note(env: Env, what: str, rule: str | None, text: str, **data: Any) -> None:
+    env.log.append(Consequence(what, rule, text, data))
+
+
+class StmtCompiler:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.expr = game.expr
+
+    def block(self, body: list[Any]) -> Run:
+        steps = [self(s) for s in body]
+
+        def run(env: Env) -> None:
+            for s in steps:
+                s(env)
+        return run
+
+    def __call__(self, node: Any) -> Run:
+        return getattr(self, f"s_{node.node}")(node)
+
+    # ------------------------------------------------------------ pieces
+
+    def s_place(self, s: n.Place) -> Run:
+        game, kind, rule = self.game, s.kind, s.rule
+        owner = self.expr(s.owner) if s.owner is not None else None
+        at = self.expr(s.at)
+
+        def place(env: Env) -> None:
+            st = env.state
+            who = owner(env) if owner is not None else env.me
+            site = at(env)
+            check_site(game, st, site)
+            if st.supply[who].get(kind, 0) <= 0:
+                raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
+            st.supply[who][kind] -= 1
+            pid = put(st, kind, who, site)
+            note(env, "placed", rule,
+                 f"{game.seat_name(who)} puts a {game.title(kind)} on {game.format_site(site)}",
+                 piece=game.format_piece(st, pid), player=who)
+            env.events.append(("enters", {"piece": pid, "site": site}))
+        return place
+
+    def s_stack(self, s: n.StackOn) -> Run:
+        game, kind, rule = self.game, s.kind, s.rule
+        on = self.expr(s.on)
+        below_kind = game.kinds[kind][1].on
+
+        def stack(env: Env) -> None:
+            st = env.state
+            target = st.pieces.get(on(env))
+            if target is None:
+                raise RuleError(f"there is no piece to put the {game.title(kind)} on")
+            site = (target.cell, target.site)
+            if st.stack_of(site)[-1] != target.id:
+                raise RuleError(f"{game.format_piece(st, target.id)} is covered")
+            if below_kind is not None and target.kind != below_kind:
+                raise RuleError(f"a {game.title(kind)} goes only on a {game.title(below_kind)}")
+            who = target.owner
+            if st.supply[who].get(kind, 0) <= 0:
+                raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
+            st.supply[who][kind] -= 1
+            pid = put(st, kind, who, site)
+            note(env, "placed", rule,
+                 f"{game.seat_name(who)} puts a {game.title(kind)} on "
+                 f"{game.format_piece(st, target.id)}",
+                 piece=game.format_piece(st, pid), player=who)
+            env.events.append(("enters", {"piece": pid, "site": site}))
+        return stack
+
+    def s_move(self, s: n.Move) -> Run:
+        game, rule = self.game, s.rule
+        what, to = self.expr(s.piece), self.expr(s.to)
+
+        def move(env: Env) -> None:
+            st = env.state
+            pid = what(env)
+            p = st.pieces.get(pid)
+            if p is None:
+                raise RuleError("there is no such piece to move")
+            dest = to(env)
+            check_site(game, st, dest)
+            origin = (p.cell, p.site)
+            stack = st.stack_of(origin)
+            carried = stack[stack.index(pid):]
+            st.stacks_at[origin] = stack[:stack.index(pid)]
+            if not st.stacks_at[origin]:
+                del st.stacks_at[origin]
+            for c in carried:
+                q = st.pieces[c]
+                st.pieces[c] = Piece(q.id, q.kind, q.owner, dest[0], dest[1])
+            st.stacks_at[dest] = st.stack_of(dest) + carried
+            note(env, "moved", rule,
+                 f"{game.seat_name(p.owner)}'s {game.title(p.kind)} moves from "
+                 f"{game.format_site(origin)} to {game.format_site(dest)}",
+                 piece=game.format_piece(st, pid), origin=game.format_site(origin))
+            env.events.append(("leaves", {"piece": pid, "site": origin}))
+            env.events.append(("enters", {"piece": pid, "site": dest}))
+        return move
+
+    def s_return(self, s: n.Return) -> Run:
+        game, rule = self.game, s.rule
+        what = self.expr(s.what)
+        many = (s.what.type or "").startswith("set:")
+
+        def ret(env: Env) -> None:
+            value = what(env)
+            for pid in (value if many else (value,)):
+                if pid is not None and pid in env.state.pieces:
+                    take_back(env, game, pid, rule)
+        return ret
+
+    # --------------------------------------------------------- resources
+
+    def s_give(self, s: n.Give) -> Run:
+        game, rule, res = self.game, s.rule, s.resource
+        amount = self.expr(s.amount)
+        source = self.expr(s.source) if s.source is not None else None
+        target = self.expr(s.target)
+        limited = game.resources[res].limit is not None
+        src_type = s.source.type if s.source is not None else "holder"
+        tgt_type = s.target.type
+
+        def give(env: Env) -> None:
+            st = env.state
+            want = amount(env)
+            if want is None or want <= 0:
+                return
+            src = source(env) if source is not None else POOL
+            tgt = target(env)
+            bank = src == POOL and not limited
+            have = None if bank else holding(st, src, src_type, res)
+            got = want if have is None else min(want, have)
+            if tgt_type == "area" and not game.area_holds(st.areas.kind(tgt), res):
+                raise RuleError(f"{game.describe_area(st, tgt)} cannot hold {game.title(res, True)}")
+            if got > 0:
+                if not bank:
+                    adjust(st, src, src_type, res, -got)
+                adjust(st, tgt, tgt_type, res, got)
+            short = "" if got == want else f" ({want} due, only {got} left)"
+            note(env, "gave", rule,
+                 f"{describe_holder(game, st, tgt, tgt_type)} receives {got} "
+                 f"{game.title(res, got != 1)}{short}"
+                 + ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}"),
+                 resource=res, amount=got, due=want,
+                 to=holder_ref(game, st, tgt, tgt_type),
+                 source=holder_ref(game, st, src, src_type))
+        return give
+
+    # -------------------------------------------------------- attributes
+
+    def s_set_attr(self, s: n.SetAttr) -> Run:
+        game, rule, name = self.game, s.rule, s.target.name
+        obj, value = self.expr(s.target.obj), self.expr(s.value)
+        vtype = s.value.type
+
+        def set_attr(env: Env) -> None:
+            st = env.state
+            root = st.areas.find(obj(env))
+            v = value(env)
+            attrs = dict(st.area_attrs.get(root, {}))
+            attrs[name] = v
+            st.area_attrs[root] = attrs
+            shown = game.seat_name(v) if vtype == "player" and v is not None else v
+            note(env, "set", rule, f"{name} of {game.describe_area(st, root)} is now {shown}",
+                 area=game.format_area(st, root), attribute=name, value=shown)
+        return set_attr
+
+    def s_clear_attr(self, s: n.ClearAttr) -> Run:
+        game, rule, name = self.game, s.rule, s.target.name
+        obj = self.expr(s.target.obj)
+
+        def clear(env: Env) -> None:
+            st = env.state
+            root = st.areas.find(obj(env))
+            attrs = dict(st.area_attrs.get(root, {}))
+            attrs.pop(name, None)
+            st.area_attrs[root] = attrs
+            note(env, "cleared", rule, f"{game.describe_area(st, root)} has no {name} any more",
+                 area=game.format_area(st, root), attribute=name)
+        return clear
+
+    # ------------------------------------------------------------ grants
+
+    def s_grant_one(self, s: n.GrantOne) -> Run:
+        game, rule, action = self.game, s.rule, s.action
+        bindings = [(name, self.expr(e), e.type) for name, e in s.bindings]
+
+        def grant(env: Env) -> None:
+            st = env.state
+            bound = tuple((name, to_ref(st, f(env), t)) for name, f, t in bindings)
+            st.turn = st.turn.but(grants=st.turn.grants + (Grant((action,), 1, bound, rule),))
+            note(env, "granted", rule,
+                 f"{game.seat_name(env.me)} may now {game.actions[action].decl.title}",
+                 actions=[action])
+        return grant
+
+    def s_grant_many(self, s: n.GrantMany) -> Run:
+        game, rule, actions = self.game, s.rule, tuple(s.actions)
+        count = self.expr(s.count)
+
+        def grant(env: Env) -> None:
+            st = env.state
+            k = count(env)
+            if k <= 0:
+                return
+            st.turn = st.turn.but(grants=st.turn.grants + (Grant(actions, k, (), rule),))
+            names = " or ".join(game.actions[a].decl.title for a in actions)
+            note(env, "granted", rule, f"{game.seat_name(env.me)} may now take up to {k} more "
+                                       f"actions: {names}", actions=list(actions), count=k)
+        return grant
+
+    # ------------------------------------------------------------- flow
+
+    def s_for_each(self, s: n.ForEach) -> Run:
+        coll, body, var = self.expr(s.collection), self.block(s.body), s.var
+
+        def for_each(env: Env) -> None:
+            items = tuple(coll(env))
+            saved = env.vars.get(var, _MISSING)
+            try:
+                for x in items:
+                    env.vars[var] = x
+                    body(env)
+            finally:
+                _restore(env.vars, var, saved)
+        return for_each
+
+    def s_if(self, s: n.If) -> Run:
+        cond, then, other = self.expr(s.cond), self.block(s.then), self.block(s.otherwise)
+
+        def if_(env: Env) -> None:
+            (then if cond(env) else other)(env)
+        return if_
+
+    def s_let(self, s: n.Let) -> Run:
+        value, name = self.expr(s.value), s.name
+
+        def let(env: Env) -> None:
+            env.vars[name] = value(env)
+        return let
+
+    # ------------------------------------------------------------- tiles
+
+    def s_lay(self, s: n.Lay) -> Run:
+        game, rule = self.game, s.rule
+        card, face, cell, rot = (self.expr(e) for e in (s.card, s.face, s.cell, s.rotation))
+
+        def lay(env: Env) -> None:
+            st = env.state
+            c, f, x, r = card(env), face(env), cell(env), rot(env)
+            if not game.fits(st, c, f, x, r):
+                raise RuleError(f"{c} {f} does not fit at {game.lattice.format_cell(x)} r{r}")
+            if not st.take_from_stacks(c):
+                raise RuleError(f"{c} is not on top of a stack")
+            lay_tile(env, game, c, f, x, r, rule)
+        return lay
+
+    def s_discard(self, s: n.Discard) -> Run:
+        game, rule = self.game, s.rule
+        card = self.expr(s.card)
+
+        def discard(env: Env) -> None:
+            st = env.state
+            c = card(env)
+            if not st.take_from_stacks(c):
+                raise RuleError(f"{c} is not on top of a stack")
+            st.discarded.append(c)
+            note(env, "discarded", rule, f"{c} is set aside, out of the game", card=c)
+        return discard
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def check_site(game: Game, st: State, site: Any) -> None:
+    if site is None or site[0] not in st.board:
+        raise RuleError("there is no tile there")
+    card, face, _ = st.board[site[0]]
+    if site[1] not in game.catalogue.faces[(card, face)].sites:
+        raise RuleError(f"{card} {face} has no site `{site[1]}`")
+
+
+def put(st: State, kind: str, owner: int, site: tuple[Any, str]) -> int:
+    pid = st.next_id
+    st.next_id += 1
+    st.pieces[pid] = Piece(pid, kind, owner, site[0], site[1])
+    st.stacks_at[site] = st.stack_of(site) + (pid,)
+    return pid
+
+
+def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
+    """Return a piece, and anything stacked on it, to its owner's supply."""
+    st = env.state
+    p = st.pieces[pid]
+    site = (p.cell, p.site)
+    stack = st.stack_of(site)
+    i = stack.index(pid)
+    for q in reversed(stack[i:]):
+        piece = st.pieces.pop(q)
+        st.gone[q] = piece
+        st.supply[piece.owner][piece.kind] = st.supply[piece.owner].get(piece.kind, 0) + 1
+        note(env, "returned", rule,
+             f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} on "
+             f"{game.format_site(site)} goes back to the supply",
+             piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
+        env.events.append(("leaves", {"piece": q, "site": site}))
+    rest = stack[:i]
+    if rest:
+        st.stacks_at[site] = rest
+    else:
+        st.stacks_at.pop(site, None)
+
+
+def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
+             rule: str | None) -> None:
+    """Put a tile on the board and raise its events (laid, then each area it closed)."""
+    st = env.state
+    st.own_geometry()
+    st.board[cell] = (card, face, rot)
+    st.frontier.lay(game.lattice, st.board, game.catalogue, cell)
+    closed, merges = st.areas.lay(game.lattice, st.board, game.catalogue, cell)
+    for absorbed, into in merges:
+        merge_area_values(st, absorbed, into)
+    st.turn = st.turn.but(placed=cell)
+    note(env, "laid", rule,
+         f"{game.seat_name(env.me)} lays {card} {face} at {game.lattice.format_cell(cell)} r{rot}",
+         card=card, face=face, cell=game.lattice.format_cell(cell), rotation=rot)
+    env.events.append(("laid", {"tile": cell}))
+    for root in game.sorted_areas(st, closed):
+        tiles = len(st.areas.cells[root])
+        kind_rule = game.kinds[st.areas.kind(root)][1].rule
+        note(env, "closed", kind_rule,
+             f"{game.describe_area(st, root)} ({tiles} tile{'s' if tiles != 1 else ''}) is closed",
+             area=game.format_area(st, root), kind=st.areas.kind(root), tiles=tiles,
+             closer=env.me)
+        env.events.append(("closes", {"area": root, "closer": env.me}))
+
+
+def merge_area_values(st: State, absorbed: int, into: int) -> None:
+    res_a, res_b = st.area_res.pop(absorbed, None), st.area_res.get(into)
+    if res_a:
+        merged = dict(res_b or {})
+        for k, v in res_a.items():
+            merged[k] = merged.get(k, 0) + v
+        st.area_res[into] = merged
+    att_a, att_b = st.area_attrs.pop(absorbed, None), st.area_attrs.get(into)
+    if att_a:
+        merged_attrs = dict(att_a)
+        merged_attrs.update({k: v for k, v in (att_b or {}).items() if v is not None})
+        st.area_attrs[into] = merged_attrs
+
+
+def holding(st: State, holder: Any, htype: str | None, res: str) -> int:
+    if holder == POOL or htype == "holder":
+        return st.pool.get(res, 0)
+    if htype == "player":
+        return st.player_res[holder].get(res, 0)
+    root = st.areas.find(holder)
+    return st.area_res.get(root, {}).get(res, 0)
+
+
+def adjust(st: State, holder: Any, htype: str | None, res: str, delta: int) -> None:
+    if holder == POOL or htype == "holder":
+        st.pool[res] = st.pool.get(res, 0) + delta
+    elif htype == "player":
+        st.player_res[holder][res] = st.player_res[holder].get(res, 0) + delta
+    else:
+        root = st.areas.find(holder)
+        d = dict(st.area_res.get(root, {}))
+        d[res] = d.get(res, 0) + delta
+        st.area_res[root] = d
+
+
+def describe_holder(game: Game, st: State, holder: Any, htype: str | None) -> str:
+    if holder == POOL or htype == "holder":
+        return "the pool"
+    if htype == "player":
+        return game.seat_name(holder)
+    return game.describe_area(st, holder)
+
+
+def holder_ref(game: Game, st: State, holder: Any, htype: str | None) -> str:
+    if holder == POOL or htype == "holder":
+        return "pool"
+    if htype == "player":
+        return game.seat_id(holder)
+    return game.format_area(st, holder)
+
+
+def to_ref(st: State, value: Any, vtype: str | None) -> Any:
+    """A value made safe to keep across moves: areas become (cell, segment)."""
+    if vtype == "area" and value is not None:
+        node = st.areas.nodes[st.areas.find(value)]
+        return ("area", node.cell, node.segment)
+    return value
+
+
+def from_ref(st: State, value: Any) -> Any:
+    if isinstance(value, tuple) and len(value) == 3 and value[0] == "area":
+        return st.areas.area_of(value[1], value[2])
+    return value
+
+
+# ------------------------------------------------------------------ events
+
+
+def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> list[
+        tuple[CompiledTrigger, dict[str, Any]]]:
+    out = []
+    for trig in game.triggers:
+        ev = trig.decl.event
+        if ev.type != event:
+            continue
+        if event == "closes":
+            kind = st.areas.kind(data["area"])
+            if ev.kind not in ("area", kind):
+                continue
+            out.append((trig, {ev.var: data["area"], "closer": data["closer"]}))
+        elif event == "laid":
+            out.append((trig, {ev.var: data["tile"]}))
+        elif event in ("enters", "leaves"):
+            kind = st.piece(data["piece"]).kind
+            if ev.kind not in ("piece", kind):
+                continue
+            out.append((trig, {ev.var: data["piece"], ev.site_var: data["site"]}))
+    return out
+
+
+def run_trigger(env: Env, trig: CompiledTrigger, bindings: dict[str, Any]) -> None:
+    saved = env.vars
+    env.vars = dict(bindings)
+    try:
+        if trig.where is None or trig.where(env):
+            trig.body(env)
+    finally:
+        env.vars = saved
+
+
+def drain(env: Env) -> None:
+    """Resolve queued events until none is left (deferred ones wait in the turn)."""
+    game = env.game
+    budget = 10_000
+    while env.events:
+        budget -= 1
+        if budget < 0:
+            raise RuleError("triggered rules keep triggering each other without end")
+        event, data = env.events.pop(0)
+        st = env.state
+        for trig, bindings in triggers_for(game, event, data, st):
+            defer = trig.decl.defer_to
+            if defer is not None and game.step_index[defer] > st.turn.step:
+                refs = tuple((k, to_ref(st, v, "area" if k == trig.decl.event.var
+                                        and event == "closes" else None))
+                             for k, v in bindings.items())
+                st.turn = st.turn.but(pending=st.turn.pending + (Pending(defer, trig.index, refs),))
+            else:
+                run_trigger(env, trig, bindings)
+
+
+def run_pending(env: Env, step: str) -> None:
+    """Run the triggered rules that waited for `step`, in the order they were queued."""
+    st = env.state
+    due = [p for p in st.turn.pending if p.step == step]
+    if not due:
+        return
+    st.turn = st.turn.but(pending=tuple(p for p in st.turn.pending if p.step != step))
+    for p in due:
+        bindings = {k: from_ref(env.state, v) for k, v in p.bindings}
+        run_trigger(env, env.game.triggers[p.trigger], bindings)
+        drain(env)
+
+
+def sorted_cells(cells: Any) -> list[Any]:
+    return sorted(cells, key=cell_key)

@@ -1,0 +1,645 @@
+"""Expressions -> closures.
+
+Each expression node is compiled once, when a ruleset is loaded, into a
+function of an `Env`. The checker has written every node's static type, so
+the compiler picks a specialised closure (an attribute of a piece, a count of
+features in an area...) and nothing is dispatched on values at run time.
+
+Runtime values: a player is its seat index, a piece its id, a tile or cell an
+`(x, y)` tuple, a site `((x, y), name)`, an area the root of its union-find
+set, a card its id, collections are tuples in a stable order, and `none` is
+None (false in a condition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.state import POOL, State
+from compiler.ir import nodes as n
+from compiler.kernel.tiles import placements
+
+if TYPE_CHECKING:
+    from compiler.engine.game import Game
+
+Fn = Callable[["Env"], Any]
+
+
+class RuleError(Exception):
+    """The rules cannot be applied as written here (a rules bug or an impossible effect)."""
+
+
+class Env:
+    """What an expression can see: the state, the active player, bound names."""
+
+    __slots__ = ("state", "game", "me", "vars", "log", "events", "action")
+
+    def __init__(self, game: Game, state: State, me: int | None = None,
+                 vars: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.state = state
+        self.me = state.turn.active if me is None else me
+        self.vars: dict[str, Any] = vars if vars is not None else {}
+        self.log: list[Any] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
+        self.action: str | None = None
+
+
+def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
+    """Reading order: row, then column."""
+    return (cell[1], cell[0])
+
+
+_MISSING = object()
+
+
+class ExprCompiler:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __call__(self, node: Any) -> Fn:
+        return getattr(self, f"c_{node.node}")(node)
+
+    # ------------------------------------------------------------- simple
+
+    def c_number(self, node: n.Number) -> Fn:
+        v = node.value
+        return lambda env: v
+
+    def c_text(self, node: n.Text) -> Fn:
+        v = node.value
+        return lambda env: v
+
+    def c_bool(self, node: n.Boolean) -> Fn:
+        v = node.value
+        return lambda env: v
+
+    def c_none(self, node: n.NoneValue) -> Fn:
+        return lambda env: None
+
+    def c_name(self, node: n.Name) -> Fn:
+        name = node.id
+        if node.ref == "var":
+            def var(env: Env) -> Any:
+                try:
+                    return env.vars[name]
+                except KeyError:
+                    raise RuleError(f"`{name}` has no value here") from None
+            return var
+        if node.ref == "builtin":
+            return getattr(self, f"b_{name}")()
+        if node.ref == "kind":
+            return self._kind_collection(node.id, node.category or "", None, None, None)
+        raise RuleError(f"unresolved name `{name}`")
+
+    # ------------------------------------------------------------ builtins
+
+    def b_me(self) -> Fn:
+        return lambda env: env.me
+
+    def b_placed(self) -> Fn:
+        return lambda env: env.state.turn.placed
+
+    def b_players(self) -> Fn:
+        return lambda env: tuple(range(env.state.players))
+
+    def b_tiles(self) -> Fn:
+        return lambda env: tuple(sorted(env.state.board, key=cell_key))
+
+    def b_sites(self) -> Fn:
+        game = self.game
+
+        def sites(env: Env) -> tuple[Any, ...]:
+            st = env.state
+            out = []
+            for cell in sorted(st.board, key=cell_key):
+                card, face, _ = st.board[cell]
+                for name in game.catalogue.faces[(card, face)].sites:
+                    out.append((cell, name))
+            return tuple(out)
+        return sites
+
+    def b_pieces(self) -> Fn:
+        return lambda env: tuple(env.state.pieces)
+
+    def b_areas(self) -> Fn:
+        game = self.game
+        return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
+
+    def b_pool(self) -> Fn:
+        return lambda env: POOL
+
+    def b_drawable(self) -> Fn:
+        return lambda env: tuple(env.state.drawable())
+
+    def b_stock(self) -> Fn:
+        return lambda env: tuple(env.state.stock())
+
+    def b_frontier(self) -> Fn:
+        game = self.game
+
+        def frontier(env: Env) -> tuple[Any, ...]:
+            st = env.state
+            if not st.board:
+                return (game.first_cell,)
+            return tuple(st.frontier.cells())
+        return frontier
+
+    def b_rotations(self) -> Fn:
+        r = tuple(range(self.game.lattice.rotations))
+        return lambda env: r
+
+    # --------------------------------------------------------- collections
+
+    def _kind_collection(self, kind: str | None, category: str, within: Fn | None,
+                         within_type: str | None, owner: Fn | None) -> Fn:
+        game = self.game
+        if category == "piece" or (category == "" and kind is None):
+            def pieces(env: Env) -> tuple[int, ...]:
+                st = env.state
+                ps = [p for p in st.pieces.values() if kind is None or p.kind == kind]
+                if owner is not None:
+                    o = owner(env)
+                    ps = [p for p in ps if p.owner == o]
+                if within is not None:
+                    w = within(env)
+                    if within_type == "tile":
+                        ps = [p for p in ps if p.cell == w]
+                    elif within_type == "set:tile":
+                        ws = set(w)
+                        ps = [p for p in ps if p.cell in ws]
+                    elif within_type == "area":
+                        ps = [p for p in ps if game.site_area(st, (p.cell, p.site)) == w]
+                    elif within_type == "site":
+                        ps = [p for p in ps if (p.cell, p.site) == w]
+                return tuple(p.id for p in ps)
+            return pieces
+        if category in ("feature", "site"):
+            def sites(env: Env) -> tuple[Any, ...]:
+                st = env.state
+                cells: Any
+                w = within(env) if within is not None else None
+                if within is None:
+                    cells = sorted(st.board, key=cell_key)
+                elif within_type == "tile":
+                    cells = [w] if w in st.board else []
+                elif within_type == "set:tile":
+                    cells = sorted(w, key=cell_key)
+                elif within_type == "area":
+                    cells = sorted(st.areas.cells.get(w, ()), key=cell_key)
+                else:
+                    cells = []
+                out = []
+                for cell in cells:
+                    card, face, _ = st.board[cell]
+                    info = game.catalogue.faces[(card, face)]
+                    for s in info.sites.values():
+                        if kind is not None and not (s.is_feature and s.kind == kind):
+                            continue
+                        if within_type == "area" and \
+                                st.areas.area_of(cell, s.segment) != w:
+                            continue
+                        out.append((cell, s.name))
+                return tuple(out)
+            return sites
+        if category == "area":
+            def areas(env: Env) -> tuple[int, ...]:
+                st = env.state
+                if within is not None:
+                    cell = within(env)
+                    if cell not in st.board:
+                        return ()
+                    card, face, _ = st.board[cell]
+                    roots = {st.areas.area_of(cell, s.index)
+                             for s in game.catalogue.faces[(card, face)].segments}
+                else:
+                    roots = st.areas.roots()
+                roots = [r for r in roots if kind is None or st.areas.kind(r) == kind]
+                return tuple(game.sorted_areas(st, roots))
+            return areas
+        if category == "tile":
+            def tiles(env: Env) -> tuple[Any, ...]:
+                st = env.state
+                if within is None:
+                    return tuple(sorted(st.board, key=cell_key))
+                w = within(env)
+                if within_type == "area":
+                    return tuple(sorted(st.areas.cells.get(w, ()), key=cell_key))
+                return tuple(sorted((c for c in w if c in st.board), key=cell_key))
+            return tiles
+        raise RuleError(f"cannot collect `{kind}`")
+
+    def c_collection(self, node: n.Collection) -> Fn:
+        src = node.source
+        within = self(node.within) if node.within is not None else None
+        within_type = node.within.type if node.within is not None else None
+        owner = self(node.owner) if node.owner is not None else None
+        if isinstance(src, n.Name) and src.ref == "kind":
+            return self._kind_collection(src.id, src.category or "", within, within_type, owner)
+        if isinstance(src, n.Name) and src.ref == "builtin" and src.id in (
+                "pieces", "sites", "areas", "tiles") and (within or owner):
+            category = {"pieces": "", "sites": "site", "areas": "area", "tiles": "tile"}[src.id]
+            return self._kind_collection(None, category, within, within_type, owner)
+        base = self(src)
+        if within is None and owner is None:
+            return base
+        raise RuleError("`in`/`of` narrow a kind or pieces/sites/areas/tiles")
+
+    def c_filtered(self, node: n.Filtered) -> Fn:
+        coll = self(node.collection)
+        cond = self(node.cond)
+        alias = _alias(node.collection)
+
+        def filtered(env: Env) -> tuple[Any, ...]:
+            items = coll(env)
+            vars = env.vars
+            saved_it = vars.get("it", _MISSING)
+            saved_alias = vars.get(alias, _MISSING) if alias else _MISSING
+            out = []
+            try:
+                for x in items:
+                    vars["it"] = x
+                    if alias:
+                        vars[alias] = x
+                    if cond(env):
+                        out.append(x)
+            finally:
+                _restore(vars, "it", saved_it)
+                if alias:
+                    _restore(vars, alias, saved_alias)
+            return tuple(out)
+        return filtered
+
+    # ----------------------------------------------------------- operators
+
+    def c_arith(self, node: n.Arith) -> Fn:
+        first = self(node.first)
+        rest = [(op, self(e)) for op, e in node.rest]
+        if node.type and node.type.startswith("set:"):
+            def union(env: Env) -> tuple[Any, ...]:
+                out = list(first(env))
+                for _, f in rest:
+                    for x in f(env):
+                        if x not in out:
+                            out.append(x)
+                return tuple(out)
+            return union
+
+        def arith(env: Env) -> int:
+            v = first(env) or 0
+            for op, f in rest:
+                w = f(env) or 0
+                if op == "+":
+                    v += w
+                elif op == "-":
+                    v -= w
+                elif op == "*":
+                    v *= w
+                else:
+                    if w == 0:
+                        raise RuleError("division by zero")
+                    v //= w
+            return v
+        return arith
+
+    def c_neg(self, node: n.Neg) -> Fn:
+        f = self(node.value)
+        return lambda env: -(f(env) or 0)
+
+    def c_logic(self, node: n.Logic) -> Fn:
+        items = [self(i) for i in node.items]
+        if node.op == "and":
+            return lambda env: all(f(env) for f in items)
+        return lambda env: any(f(env) for f in items)
+
+    def c_not(self, node: n.Not) -> Fn:
+        f = self(node.value)
+        return lambda env: not f(env)
+
+    def c_compare(self, node: n.Compare) -> Fn:
+        a, b = self(node.left), self(node.right)
+        op = node.op
+        if op == "==":
+            return lambda env: a(env) == b(env)
+        if op == "!=":
+            return lambda env: a(env) != b(env)
+        if op == "<":
+            return lambda env: (a(env) or 0) < (b(env) or 0)
+        if op == "<=":
+            return lambda env: (a(env) or 0) <= (b(env) or 0)
+        if op == ">":
+            return lambda env: (a(env) or 0) > (b(env) or 0)
+        return lambda env: (a(env) or 0) >= (b(env) or 0)
+
+    def c_is_none(self, node: n.IsNone) -> Fn:
+        f = self(node.value)
+        if node.negated:
+            return lambda env: f(env) is not None
+        return lambda env: f(env) is None
+
+    def c_is_in(self, node: n.IsIn) -> Fn:
+        v, c = self(node.value), self(node.collection)
+        if node.negated:
+            return lambda env: v(env) not in c(env)
+        return lambda env: v(env) in c(env)
+
+    def c_is_kind(self, node: n.IsKind) -> Fn:
+        f = self(node.value)
+        kind = node.kind
+        game = self.game
+        t = node.value.type
+        neg = node.negated
+        if t == "piece":
+            def test(env: Env) -> bool:
+                p = f(env)
+                return p is not None and env.state.piece(p).kind == kind
+        elif t == "site":
+            def test(env: Env) -> bool:
+                s = f(env)
+                return s is not None and game.site_info(env.state, s).kind == kind
+        else:
+            def test(env: Env) -> bool:
+                a = f(env)
+                return a is not None and env.state.areas.kind(a) == kind
+        if neg:
+            return lambda env: not test(env)
+        return test
+
+    def c_has(self, node: n.Has) -> Fn:
+        f = self(node.value)
+        kind = node.kind
+        game = self.game
+        t = node.value.type
+        is_piece = game.category(kind) == "piece"
+
+        def tile_has(st: State, cell: Any) -> bool:
+            if cell is None or cell not in st.board:
+                return False
+            if is_piece:
+                return any(p.cell == cell and p.kind == kind for p in st.pieces.values())
+            card, face, _ = st.board[cell]
+            return kind in game.catalogue.faces[(card, face)].features
+
+        if t == "tile":
+            return lambda env: tile_has(env.state, f(env))
+        if t == "set:tile":
+            return lambda env: any(tile_has(env.state, c) for c in f(env))
+        if t == "area":
+            def area_has(env: Env) -> bool:
+                a = f(env)
+                if a is None:
+                    return False
+                st = env.state
+                if is_piece:
+                    return any(p.kind == kind and game.site_area(st, (p.cell, p.site)) == a
+                               for p in st.pieces.values())
+                return st.areas.features[st.areas.find(a)].get(kind, 0) > 0
+            return area_has
+
+        def site_has(env: Env) -> bool:
+            s = f(env)
+            if s is None:
+                return False
+            st = env.state
+            if is_piece:
+                return any(st.piece(p).kind == kind for p in st.stack_of(s))
+            info = game.site_info(st, s)
+            card, face, _ = st.board[s[0]]
+            return kind in game.catalogue.faces[(card, face)].segments[info.segment].features
+        return site_has
+
+    def c_if_expr(self, node: n.IfExpr) -> Fn:
+        c, a, b = self(node.cond), self(node.then), self(node.otherwise)
+        return lambda env: a(env) if c(env) else b(env)
+
+    # ---------------------------------------------------------- attributes
+
+    def c_attr(self, node: n.Attr) -> Fn:
+        obj = self(node.obj)
+        t = node.obj.type
+        name = node.name
+        game = self.game
+        if t == "piece":
+            def piece_attr(env: Env) -> Any:
+                pid = obj(env)
+                if pid is None:
+                    return None
+                st = env.state
+                p = st.piece(pid)
+                if name == "owner":
+                    return p.owner
+                if name == "site":
+                    return (p.cell, p.site)
+                if name == "tile":
+                    return p.cell
+                if name == "area":
+                    return game.site_area(st, (p.cell, p.site))
+                stack = st.stack_of((p.cell, p.site))
+                if pid not in stack:
+                    return None if name in ("above", "below") else False
+                i = stack.index(pid)
+                if name == "covered":
+                    return i < len(stack) - 1
+                if name == "above":
+                    return stack[i + 1] if i + 1 < len(stack) else None
+                if name == "below":
+                    return stack[i - 1] if i > 0 else None
+                raise RuleError(f"pieces have no attribute `{name}`")
+            return piece_attr
+        if t == "site":
+            if name == "tile":
+                return lambda env: None if (s := obj(env)) is None else s[0]
+            return lambda env: None if (s := obj(env)) is None else game.site_area(env.state, s)
+        if t == "area":
+            if name == "closed":
+                return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
+            if game.category(name) == "resource":
+                def area_amount(env: Env) -> int:
+                    a = obj(env)
+                    if a is None:
+                        return 0
+                    st = env.state
+                    return st.area_res.get(st.areas.find(a), {}).get(name, 0)
+                return area_amount
+
+            def area_attr(env: Env) -> Any:
+                a = obj(env)
+                if a is None:
+                    return None
+                st = env.state
+                root = st.areas.find(a)
+                attrs = st.area_attrs.get(root)
+                if attrs is not None and name in attrs:
+                    return attrs[name]
+                return game.attribute_default(st.areas.kind(root), name)
+            return area_attr
+        if t in ("player", "holder"):
+            def amount(env: Env) -> int:
+                h = obj(env)
+                if h is None:
+                    return 0
+                if h == POOL:
+                    return env.state.pool.get(name, 0)
+                return env.state.player_res[h].get(name, 0)
+            return amount
+        raise RuleError(f"cannot read `{name}` of {t}")
+
+    # --------------------------------------------------------------- calls
+
+    def c_call(self, node: n.Call) -> Fn:
+        if node.defined:
+            return self._define_call(node)
+        return getattr(self, f"f_{node.func}")(node)
+
+    def _define_call(self, node: n.Call) -> Fn:
+        game = self.game
+        name = node.func
+        args = [self(a) for a in node.args]
+
+        def call(env: Env) -> Any:
+            body, params = game.defines[name]
+            values = [a(env) for a in args]
+            saved = env.vars
+            env.vars = dict(zip(params, values))
+            try:
+                return body(env)
+            finally:
+                env.vars = saved
+        return call
+
+    def f_count(self, node: n.Call) -> Fn:
+        arg = node.args[0]
+        # Fast path: features of a kind in an area are counted when areas merge.
+        if isinstance(arg, n.Collection) and isinstance(arg.source, n.Name) \
+                and arg.source.category == "feature" and arg.within is not None \
+                and arg.within.type == "area" and arg.owner is None:
+            kind = arg.source.id
+            area = self(arg.within)
+
+            def count_features(env: Env) -> int:
+                a = area(env)
+                if a is None:
+                    return 0
+                areas = env.state.areas
+                return areas.features[areas.find(a)].get(kind, 0)
+            return count_features
+        if isinstance(arg, n.Collection) and isinstance(arg.source, n.Name) \
+                and arg.source.id == "tiles" and arg.source.ref == "builtin" \
+                and arg.within is not None and arg.within.type == "area":
+            area = self(arg.within)
+            return lambda env: 0 if (a := area(env)) is None else \
+                len(env.state.areas.cells[env.state.areas.find(a)])
+        f = self(arg)
+        return lambda env: len(f(env))
+
+    def _per_element(self, node: n.Call) -> tuple[Fn, Fn, str | None]:
+        return self(node.args[0]), self(node.args[1]), _alias(node.args[0])
+
+    def f_sum(self, node: n.Call) -> Fn:
+        coll, value, alias = self._per_element(node)
+
+        def total(env: Env) -> int:
+            return sum(v for _, v in _each(env, coll, value, alias))
+        return total
+
+    def f_top(self, node: n.Call) -> Fn:
+        coll, value, alias = self._per_element(node)
+
+        def top(env: Env) -> tuple[Any, ...]:
+            scored = list(_each(env, coll, value, alias))
+            if not scored:
+                return ()
+            best = max(v for _, v in scored)
+            return tuple(x for x, v in scored if v == best)
+        return top
+
+    def f_min(self, node: n.Call) -> Fn:
+        args = [self(a) for a in node.args]
+        return lambda env: min((a(env) or 0) for a in args)
+
+    def f_max(self, node: n.Call) -> Fn:
+        args = [self(a) for a in node.args]
+        return lambda env: max((a(env) or 0) for a in args)
+
+    def f_only(self, node: n.Call) -> Fn:
+        f = self(node.args[0])
+
+        def only(env: Env) -> Any:
+            items = f(env)
+            if len(items) != 1:
+                raise RuleError(f"`only` needs exactly one element, found {len(items)}")
+            return items[0]
+        return only
+
+    def f_neighbours(self, node: n.Call) -> Fn:
+        f = self(node.args[0])
+        lattice = self.game.lattice
+
+        def neighbours(env: Env) -> tuple[Any, ...]:
+            cell = f(env)
+            if cell is None:
+                return ()
+            board = env.state.board
+            return tuple(sorted((c for c in lattice.neighbours(cell) if c in board), key=cell_key))
+        return neighbours
+
+    def f_faces(self, node: n.Call) -> Fn:
+        f = self(node.args[0])
+        faces = self.game.catalogue.card_faces
+        return lambda env: faces.get(f(env), ())
+
+    def f_fits(self, node: n.Call) -> Fn:
+        card, face, cell, rot = (self(a) for a in node.args)
+        game = self.game
+        return lambda env: game.fits(env.state, card(env), face(env), cell(env), rot(env))
+
+    def f_placeable(self, node: n.Call) -> Fn:
+        f = self(node.args[0])
+        game = self.game
+
+        def placeable(env: Env) -> bool:
+            st = env.state
+            if not st.board:
+                return True
+            return next(placements(game.catalogue, st.frontier, [f(env)], game.match), None) \
+                is not None
+        return placeable
+
+    def f_supply(self, node: n.Call) -> Fn:
+        who = self(node.args[0])
+        kind = node.args[1].id  # type: ignore[attr-defined]
+        return lambda env: env.state.supply[who(env)].get(kind, 0)
+
+
+def _alias(node: Any) -> str | None:
+    if isinstance(node, n.Filtered):
+        return _alias(node.collection)
+    if isinstance(node, n.Collection):
+        return node.alias
+    return None
+
+
+def _restore(vars: dict[str, Any], name: str, saved: Any) -> None:
+    if saved is _MISSING:
+        vars.pop(name, None)
+    else:
+        vars[name] = saved
+
+
+def _each(env: Env, coll: Fn, value: Fn, alias: str | None) -> list[tuple[Any, Any]]:
+    vars = env.vars
+    saved_it = vars.get("it", _MISSING)
+    saved_alias = vars.get(alias, _MISSING) if alias else _MISSING
+    out = []
+    try:
+        for x in coll(env):
+            vars["it"] = x
+            if alias:
+                vars[alias] = x
+            out.append((x, value(env)))
+    finally:
+        _restore(vars, "it", saved_it)
+        if alias:
+            _restore(vars, alias, saved_alias)
+    return out

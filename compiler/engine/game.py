@@ -1,0 +1,176 @@
+"""A ruleset compiled for play: the tables and closures the engine runs on.
+
+`Game` is built once per ruleset from the checked IR. It knows nothing a
+ruleset did not declare; the words it prints (piece names, seat names) come
+from the ruleset too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from compiler.engine.evaluate import ExprCompiler, Fn
+from compiler.engine.state import State
+from compiler.ir import model as m
+from compiler.kernel.areas import Node
+from compiler.kernel.lattice import LATTICES, Cell, Lattice
+from compiler.kernel.tiles import Catalogue, Matcher, SiteInfo, fits_labels
+
+
+@dataclass
+class CompiledTrigger:
+    index: int
+    decl: m.Trigger
+    where: Fn | None
+    body: Any  # compiled statements (see effects)
+    rule: str | None
+
+
+class Game:
+    def __init__(self, ruleset: m.Ruleset) -> None:
+        from compiler.engine.actions import compile_action, compile_forbid
+        from compiler.engine.effects import StmtCompiler
+
+        self.ruleset = ruleset
+        decls = ruleset.all_decls()
+        self.decls = decls
+        lattice_name = next((d.name for d in decls if isinstance(d, m.LatticeDecl)), "triangle")
+        self.lattice: Lattice = LATTICES[lattice_name]
+        self.catalogue = Catalogue(ruleset.tiles(), self.lattice)
+        match = next((d for d in decls if isinstance(d, m.MatchDecl)), None)
+        self.match = Matcher(match.same if match else True, match.pairs if match else ())
+        self.kinds: dict[str, tuple[str, Any]] = {}
+        for d in decls:
+            if isinstance(d, m.FeatureKind):
+                self.kinds[d.id] = ("feature", d)
+            elif isinstance(d, m.AreaKind):
+                self.kinds[d.id] = ("area", d)
+            elif isinstance(d, m.PieceKind):
+                self.kinds[d.id] = ("piece", d)
+            elif isinstance(d, m.ResourceKind):
+                self.kinds[d.id] = ("resource", d)
+        self.area_kinds = [d for d in decls if isinstance(d, m.AreaKind)]
+        self.area_order = {a.id: i for i, a in enumerate(self.area_kinds)}
+        self.piece_kinds = [d for d in decls if isinstance(d, m.PieceKind)]
+        self.resources = {d.id: d for d in decls if isinstance(d, m.ResourceKind)}
+        self.score = next((d.resource for d in decls if isinstance(d, m.ScoreDecl)), "points")
+        self.supply_table = next((d for d in decls if isinstance(d, m.SupplyTable)), None)
+        self.stacks_decl = next((d for d in decls if isinstance(d, m.StacksDecl)), None)
+        first = next((d for d in decls if isinstance(d, m.FirstTileDecl)), None)
+        self.first_cell: Cell = first.cell if first else (0, 0)
+        self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
+        self.step_index = {s.id: i for i, s in enumerate(self.steps)}
+        self.seats = ruleset.seats
+        self.rules = ruleset.rule_index()
+
+        self.expr = ExprCompiler(self)
+        self.stmt = StmtCompiler(self)
+        self.defines: dict[str, tuple[Fn, list[str]]] = {}
+        for d in decls:
+            if isinstance(d, m.Define):
+                self.defines[d.id] = (self.expr(d.expr), d.params)
+
+        self.actions = {d.id: compile_action(self, d) for d in decls if isinstance(d, m.Action)}
+        self.forbids = [compile_forbid(self, d) for d in decls if isinstance(d, m.Forbid)]
+        self.triggers: list[CompiledTrigger] = []
+        for d in decls:
+            if isinstance(d, m.Trigger):
+                self.triggers.append(CompiledTrigger(
+                    index=len(self.triggers), decl=d,
+                    where=self.expr(d.where) if d.where is not None else None,
+                    body=self.stmt.block(d.body), rule=d.rule))
+        end = next((d for d in decls if isinstance(d, m.EndDecl)), None)
+        self.end_rule = end.rule if end else None
+        self.end_cond: Fn | None = self.expr(end.cond) if end else None
+        winner = next((d for d in decls if isinstance(d, m.WinnerDecl)), None)
+        self.winner_rule = winner.rule if winner else None
+        self.winner_order: list[tuple[str, Fn]] = (
+            [(t.direction, self.expr(t.expr)) for t in winner.order] if winner else [])
+
+    # ------------------------------------------------------------ kinds
+
+    def category(self, kind: str) -> str | None:
+        entry = self.kinds.get(kind)
+        return entry[0] if entry else None
+
+    def title(self, kind: str, plural: bool = False) -> str:
+        entry = self.kinds.get(kind)
+        if entry is None:
+            return kind
+        decl = entry[1]
+        if plural:
+            return decl.plural or decl.title + "s"
+        return decl.title
+
+    def attribute_default(self, area_kind: str, name: str) -> Any:
+        decl = self.kinds[area_kind][1]
+        for a in decl.attributes:
+            if a.name == name:
+                return {"player": None, "bool": False, "int": 0}[a.type]
+        return None
+
+    def area_holds(self, area_kind: str, resource: str) -> bool:
+        return resource in self.kinds[area_kind][1].holds
+
+    def seat_name(self, player: int) -> str:
+        if player < len(self.seats):
+            return self.seats[player].name
+        return f"Player {player + 1}"
+
+    def seat_id(self, player: int) -> str:
+        if player < len(self.seats):
+            return self.seats[player].id
+        return f"p{player + 1}"
+
+    def seat_index(self, name: str, players: int) -> int | None:
+        for i in range(players):
+            if name in (self.seat_id(i), self.seat_name(i)):
+                return i
+        if name.lower().startswith("p") and name[1:].isdigit():
+            i = int(name[1:]) - 1
+            return i if 0 <= i < players else None
+        return None
+
+    # -------------------------------------------------------- geometry
+
+    def site_info(self, st: State, site: tuple[Cell, str]) -> SiteInfo:
+        card, face, _ = st.board[site[0]]
+        return self.catalogue.faces[(card, face)].sites[site[1]]
+
+    def site_area(self, st: State, site: tuple[Cell, str]) -> Node:
+        info = self.site_info(st, site)
+        return st.areas.area_of(site[0], info.segment)
+
+    def sorted_areas(self, st: State, roots: Any) -> list[Node]:
+        areas = st.areas
+        return sorted({areas.find(r) for r in roots},
+                      key=lambda r: (self.area_order.get(areas.kind(r), 99), areas.sort_key(r)))
+
+    def fits(self, st: State, card: str, face: str, cell: Cell, rotation: int) -> bool:
+        if card not in self.catalogue.card_faces or (card, face) not in self.catalogue.faces:
+            return False
+        if not 0 <= rotation < self.lattice.rotations or cell in st.board:
+            return False
+        if not st.board:
+            return cell == self.first_cell
+        need = st.frontier.need.get(cell)
+        if need is None:
+            return False
+        return fits_labels(self.catalogue.faces[(card, face)].rotated[rotation], need, self.match)
+
+    # ----------------------------------------------------------- words
+
+    def format_site(self, site: tuple[Cell, str]) -> str:
+        return f"{self.lattice.format_cell(site[0])}:{site[1]}"
+
+    def format_area(self, st: State, root: Node) -> str:
+        anchor = st.areas.anchor(root)
+        return f"{self.lattice.format_cell(anchor.cell)}:{anchor.site}"
+
+    def describe_area(self, st: State, root: Node) -> str:
+        return f"the {self.title(st.areas.kind(root))} at {self.format_area(st, root)}"
+
+    def format_piece(self, st: State, pid: int) -> str:
+        p = st.piece(pid)
+        return f"{p.kind}@{self.format_site((p.cell, p.site))}"

@@ -1,0 +1,178 @@
+"""Move notation: every move prints as text and parses back (round trip).
+
+Each action declares a template, e.g. `"teleport {e} to {dest}"`; every
+`{param}` is written by its type:
+
+    card, face   t17, a               site     2,-1:nebula
+    cell         2,-1                 piece    emissary@2,-1:nebula
+    rotation     r2 (the r is part of the template)
+    area         any site of it (printed: its first site in reading order)
+    player       a seat id            several  pieces separated by spaces
+
+Parsing is strict about meaning and lenient about spacing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.state import State
+
+if TYPE_CHECKING:
+    from compiler.engine.actions import CompiledAction
+    from compiler.engine.game import Game
+
+CELL = r"-?\d+,-?\d+"
+NAME = r"[A-Za-z0-9_]+"
+SITE = rf"{CELL}:{NAME}"
+PIECE = rf"[A-Za-z_][A-Za-z0-9_]*@{SITE}"
+PATTERNS = {
+    "card": NAME, "face": NAME, "cell": CELL, "tile": CELL, "int": r"-?\d+", "site": SITE,
+    "piece": PIECE, "area": SITE, "player": r"[A-Za-z0-9_'\-]+", "str": r"\S+",
+}
+
+
+class NotationError(ValueError):
+    """A move's text cannot be read; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action with its parameter values (runtime values of one position)."""
+
+    action: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return dict(self.args)
+
+
+PASS_MOVE = Move("pass")
+
+
+def template(action: CompiledAction) -> str:
+    if action.decl.notation:
+        return action.decl.notation
+    return " ".join([action.id] + [f"{{{p.name}}}" for p in action.params])
+
+
+class Notation:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.regexes: dict[str, re.Pattern[str]] = {}
+        for a in game.actions.values():
+            self.regexes[a.id] = self._regex(a)
+
+    def _regex(self, action: CompiledAction) -> re.Pattern[str]:
+        types = {p.name: p.type for p in action.params}
+        out = []
+        for part in re.split(r"(\{\w+\})", template(action)):
+            m = re.fullmatch(r"\{(\w+)\}", part)
+            if m:
+                t = types.get(m.group(1), "str")
+                pat = PATTERNS.get(t[4:] if t.startswith("set:") else t, r"\S+")
+                if t.startswith("set:"):
+                    pat = rf"{pat}(?:\s+{pat})*"
+                out.append(f"(?P<{m.group(1)}>{pat})")
+            else:
+                out.append(r"\s+".join(re.escape(w) for w in part.split(" ")))
+        return re.compile("".join(out))
+
+    # ------------------------------------------------------------ writing
+
+    def format(self, st: State, move: Move) -> str:
+        if move.action == "pass":
+            return "pass"
+        action = self.game.actions[move.action]
+        values = move.values
+        types = {p.name: p.type for p in action.params}
+
+        def show(m: re.Match[str]) -> str:
+            name = m.group(1)
+            return self.show(st, values.get(name), types.get(name, "str"))
+        return re.sub(r"\{(\w+)\}", show, template(action))
+
+    def show(self, st: State, v: Any, t: str) -> str:
+        game = self.game
+        if t.startswith("set:"):
+            return " ".join(self.show(st, x, t[4:]) for x in v)
+        if t in ("cell", "tile"):
+            return game.lattice.format_cell(v)
+        if t == "site":
+            return game.format_site(v)
+        if t == "piece":
+            return game.format_piece(st, v)
+        if t == "area":
+            return game.format_area(st, v)
+        if t == "player":
+            return game.seat_id(v)
+        return str(v)
+
+    # ------------------------------------------------------------ reading
+
+    def parse(self, st: State, text: str, only: set[str] | None = None) -> Move:
+        """Read a move. `only` limits which actions are tried (e.g. those open now)."""
+        text = " ".join(text.split())
+        if text == "pass":
+            return Move("pass")
+        tried = []
+        matched_errors = []
+        for aid, rx in self.regexes.items():
+            if only is not None and aid not in only:
+                continue
+            m = rx.fullmatch(text)
+            if not m:
+                tried.append(aid)
+                continue
+            action = self.game.actions[aid]
+            try:
+                values = tuple((p.name, self.read(st, m.group(p.name), p.type))
+                               for p in action.params if m.group(p.name) is not None)
+            except NotationError as e:
+                matched_errors.append(str(e))
+                continue
+            return Move(aid, tuple(sorted(values)))
+        if matched_errors:
+            raise NotationError(matched_errors[0])
+        shapes = "; ".join(sorted(template(self.game.actions[a]) for a in tried)[:12])
+        raise NotationError(f"cannot read {text!r} as a move; moves are written: {shapes}; "
+                            f"or `pass`")
+
+    def read(self, st: State, text: str, t: str) -> Any:
+        game = self.game
+        if t.startswith("set:"):
+            return tuple(self.read(st, part, t[4:]) for part in text.split())
+        if t in ("cell", "tile"):
+            return game.lattice.parse_cell(text)
+        if t == "int":
+            return int(text)
+        if t in ("site", "area"):
+            cell_text, name = text.split(":")
+            cell = game.lattice.parse_cell(cell_text)
+            if cell not in st.board:
+                raise NotationError(f"there is no tile at {cell_text}")
+            card, face, _ = st.board[cell]
+            if name not in game.catalogue.faces[(card, face)].sites:
+                sites = ", ".join(game.catalogue.faces[(card, face)].sites)
+                raise NotationError(f"{card} {face} at {cell_text} has no `{name}` "
+                                    f"(its sites: {sites})")
+            site = (cell, name)
+            return site if t == "site" else game.site_area(st, site)
+        if t == "piece":
+            kind, where = text.split("@", 1)
+            site = self.read(st, where, "site")
+            for pid in reversed(st.stack_of(site)):
+                if st.pieces[pid].kind == kind:
+                    return pid
+            raise NotationError(f"there is no {kind} at {where}")
+        if t == "player":
+            i = game.seat_index(text, st.players)
+            if i is None:
+                raise NotationError(f"no player {text!r}")
+            return i
+        if t == "card" and text not in game.catalogue.card_faces:
+            raise NotationError(f"there is no tile {text!r} in this game")
+        return text

@@ -1,0 +1,324 @@
+"""`Position`: the engine's public face.
+
+    pos = Position.start(game, players=3, seed=7)
+    pos.legal_moves()            # every legal move here
+    pos.adjudicate("research")   # LEGAL / ILLEGAL, the rules deciding it, what follows
+    pos = pos.apply("research")  # a new position; the old one is untouched
+
+A position never changes: `apply` works on a copy and hands it back only if
+the whole move went through. A refused move raises `IllegalMove` carrying the
+ruling that refused it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from compiler import links
+from compiler.engine.actions import CompiledAction, Violation, check
+from compiler.engine.effects import Consequence, drain
+from compiler.engine.evaluate import Env, RuleError
+from compiler.engine.game import Game
+from compiler.engine.notation import Move, Notation, NotationError
+from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
+from compiler.engine.state import Grant, State
+from compiler.engine.turns import (
+    ALSO_SOURCE, STEP_SOURCE, advance, end_game, end_step, enter_step, legal, must_act, offered,
+)
+from compiler.ir.english import English, Vocabulary
+from compiler.ir import model as m
+
+
+class IllegalMove(ValueError):
+    def __init__(self, ruling: Ruling) -> None:
+        self.ruling = ruling
+        super().__init__(ruling.render())
+
+
+class Rules:
+    """A compiled ruleset with what rulings need: notation, citations, English."""
+
+    def __init__(self, ruleset: m.Ruleset) -> None:
+        self.ruleset = ruleset
+        self.game = Game(ruleset)
+        self.notation = Notation(self.game)
+        self.english = English(Vocabulary.of(ruleset))
+        self.chapter_of: dict[str, str] = {}
+        for ch in ruleset.chapters:
+            stack = list(ch.rules)
+            while stack:
+                r = stack.pop()
+                self.chapter_of[r.id] = ch.id
+                stack.extend(r.rules)
+
+    def cite(self, rule_id: str | None) -> RuleCitation | None:
+        if rule_id is None or rule_id not in self.game.rules:
+            return None
+        r = self.game.rules[rule_id]
+        return RuleCitation(id=r.id, number=r.number, title=r.title,
+                            url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
+
+    def start(self, players: int, seed: int | None = None,
+              stacks: list[list[str]] | None = None) -> Position:
+        return Position.start(self, players, seed, stacks)
+
+
+class Position:
+    __slots__ = ("rules", "state")
+
+    def __init__(self, rules: Rules, state: State) -> None:
+        self.rules = rules
+        self.state = state
+
+    @property
+    def game(self) -> Game:
+        return self.rules.game
+
+    # ------------------------------------------------------------ set-up
+
+    @classmethod
+    def start(cls, rules: Rules, players: int, seed: int | None = None,
+              stacks: list[list[str]] | None = None) -> Position:
+        """A new game. Stacks are given top first, or shuffled from `seed`."""
+        game = rules.game
+        rs = rules.ruleset
+        if not rs.players_min <= players <= rs.players_max:
+            raise ValueError(f"{rs.title or rs.id} is for {rs.players_min} to {rs.players_max} "
+                             f"players, not {players}")
+        st = State(players)
+        row = game.supply_table.rows.get(players, {}) if game.supply_table else {}
+        st.supply = [dict(row) for _ in range(players)]
+        for res in game.resources.values():
+            if res.limit is not None:
+                st.pool[res.id] = res.limit
+        if stacks is None:
+            cards = sorted(game.catalogue.card_faces)
+            random.Random(seed).shuffle(cards)
+            count = game.stacks_decl.count if game.stacks_decl else 1
+            stacks = [cards[i::count] for i in range(count)]
+        st.stacks = [list(reversed(s)) for s in stacks]
+        env = Env(game, st)
+        enter_step(env)
+        advance(env)
+        return cls(rules, st)
+
+    # ----------------------------------------------------------- queries
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def active(self) -> int:
+        return self.state.turn.active
+
+    def scores(self) -> dict[str, int]:
+        g = self.game
+        return {g.seat_id(p): self.state.player_res[p].get(g.score, 0)
+                for p in range(self.state.players)}
+
+    def winners(self) -> list[str]:
+        return [self.game.seat_id(w) for w in (self.state.winners or ())]
+
+    def situation(self) -> Situation:
+        st, g = self.state, self.game
+        step = g.steps[st.turn.step]
+        return Situation(turn=st.turn.number, player=g.seat_id(st.turn.active), step=step.id,
+                         finished=st.finished, scores=self.scores())
+
+    def legal_moves(self) -> list[Move]:
+        moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]
+        if moves and not must_act(self.game, self.state):
+            moves.append(Move("pass"))
+        return moves
+
+    def notation(self, move: Move) -> str:
+        return self.rules.notation.format(self.state, move)
+
+    def parse(self, text: str) -> Move:
+        return self.rules.notation.parse(self.state, text)
+
+    # ---------------------------------------------------------- judging
+
+    def adjudicate(self, moves: str | Move | Iterable[str | Move]) -> Ruling:
+        """Judge a move, or a sequence of moves ("a; b; c"), without changing anything."""
+        items = _split(moves)
+        pos = self
+        rulings: list[MoveRuling] = []
+        verdict = "LEGAL"
+        for item in items:
+            mr, nxt = pos._judge(item)
+            rulings.append(mr)
+            if mr.verdict == "ILLEGAL":
+                verdict = "ILLEGAL"
+                break
+            pos = nxt  # type: ignore[assignment]
+        return Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
+                      moves=rulings, before=self.situation(),
+                      after=pos.situation() if verdict == "LEGAL" else None)
+
+    def apply(self, moves: str | Move | Iterable[str | Move]) -> Position:
+        ruling = None
+        pos = self
+        for item in _split(moves):
+            mr, nxt = pos._judge(item)
+            if nxt is None:
+                ruling = Ruling(ruleset=self.rules.ruleset.id, verdict="ILLEGAL", moves=[mr],
+                                before=pos.situation())
+                raise IllegalMove(ruling)
+            pos = nxt
+        return pos
+
+    def end_game(self) -> tuple[Position, list[Effect]]:
+        """Run the end of the game now, whatever is left to play (for worked examples)."""
+        st = self.state.clone()
+        env = Env(self.game, st)
+        end_game(env)
+        st.gone.clear()
+        return Position(self.rules, st), [self._effect(c) for c in env.log]
+
+    def _judge(self, item: str | Move) -> tuple[MoveRuling, Position | None]:
+        game, st = self.game, self.state
+        text = item if isinstance(item, str) else self.notation(item)
+        if st.finished:
+            return self._refuse(text, None, [Breach(rule=self.rules.cite(game.end_rule),
+                                                    code="game-over", message="the game is over")])
+        try:
+            move = item if isinstance(item, Move) else self.parse(item)
+        except NotationError as e:
+            return self._refuse(text, None, [Breach(rule=None, code="notation", message=str(e))])
+        step = game.steps[st.turn.step]
+        if move.action == "pass":
+            if must_act(game, st) and next(legal(game, st), None) is not None:
+                return self._refuse(text, None, [Breach(
+                    rule=self.rules.cite(step.rule), code="must-act",
+                    message=f"step “{step.title}” requires an action before passing")])
+            return self._perform(text, None, STEP_SOURCE, {})
+        action = game.actions[move.action]
+        offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
+        if not offers:
+            return self._refuse(text, action, [Breach(
+                rule=self.rules.cite(step.rule), code="unavailable",
+                message=f"“{action.decl.title}” is not possible now: it is turn "
+                        f"{st.turn.number}, step “{step.title}”" + self._open_now())])
+        best: list[Violation] | None = None
+        for src, fixed in offers:
+            values = dict(move.values)
+            if any(k in values and values[k] != v for k, v in fixed.items()):
+                continue
+            values.update(fixed)
+            found = check(game, st, action, values)
+            if not found:
+                return self._perform(text, action, src, values)
+            if best is None or len(found) < len(best):
+                best = found
+        if best is None:
+            return self._refuse(text, action, [Breach(
+                rule=self.rules.cite(action.rule), code="unavailable",
+                message=f"“{action.decl.title}” is granted only for something else here")])
+        return self._refuse(text, action, [self._breach(action, v) for v in best])
+
+    def _open_now(self) -> str:
+        titles = sorted({a.decl.title for a, _, _ in offered(self.game, self.state)})
+        return f"; open now: {', '.join(titles)}" if titles else ""
+
+    def _breach(self, action: CompiledAction, v: Violation) -> Breach:
+        eng = self.rules.english
+        rule = self.rules.cite(v.rule)
+        if v.code == "domain":
+            p = v.node
+            msg = v.message or f"{p.name.replace('_', ' ')} must be one of {eng(p.domain)}"
+        elif v.code == "requirement":
+            msg = v.message or f"required: {eng(v.node)}"
+        elif v.code == "forbidden":
+            f = v.node
+            msg = v.message or f"forbidden: no {eng.v.one(f.kind)} may enter " \
+                               f"{f.site_var} when {eng(f.cond)}"
+        else:
+            msg = v.message
+        return Breach(rule=rule, code=v.code, message=msg, detail=v.detail)  # type: ignore[arg-type]
+
+    def _refuse(self, text: str, action: CompiledAction | None, breaches: list[Breach]
+                ) -> tuple[MoveRuling, None]:
+        return MoveRuling(move=text, verdict="ILLEGAL", action=action.id if action else None,
+                          breaches=breaches), None
+
+    def _perform(self, text: str, action: CompiledAction | None, source: int,
+                 values: dict[str, Any]) -> tuple[MoveRuling, Position | None]:
+        game = self.game
+        st = self.state.clone()
+        env = Env(game, st)
+        try:
+            if action is None:
+                end_step(env)
+            else:
+                if source == STEP_SOURCE:
+                    st.turn = st.turn.but(taken=st.turn.taken + 1)
+                elif source >= 0:
+                    st.turn = st.turn.but(grants=_use_grant(st.turn.grants, source))
+                env.action = action.id
+                env.vars = dict(values)
+                action.effects(env)
+                env.vars = {}
+                drain(env)
+                env.action = None
+            advance(env)
+        except RuleError as e:
+            return self._refuse(text, action, [Breach(
+                rule=self.rules.cite(action.rule if action else None), code="impossible",
+                message=f"the rules cannot carry this out: {e}")])
+        st.gone.clear()
+        decided = self._decided_by(action, source)
+        canonical = self.notation(Move(action.id, tuple(sorted(values.items())))) \
+            if action is not None else "pass"
+        return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
+                          decided_by=decided, consequences=[self._effect(c) for c in env.log]
+                          ), Position(self.rules, st)
+
+    def _decided_by(self, action: CompiledAction | None, source: int) -> list[RuleCitation]:
+        game, st = self.game, self.state
+        ids: list[str] = []
+        step = game.steps[st.turn.step]
+        if step.rule:
+            ids.append(step.rule)
+        if action is not None:
+            if source >= 0 and st.turn.grants[source].rule:
+                ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
+            ids += [r for r in [action.rule] + [p.rule for p in action.params] +
+                    [r.rule for r in action.requires] if r]
+            kinds = {a.kind for a in action.arrivals}
+            ids += [f.rule for f in game.forbids if f.rule and (
+                f.decl.kind == "piece" or f.decl.kind in kinds or None in kinds)
+                and (not f.actions or action.id in f.actions)]
+        out, seen = [], set()
+        for rid in ids:
+            if rid not in seen:
+                seen.add(rid)
+                c = self.rules.cite(rid)
+                if c:
+                    out.append(c)
+        return out
+
+    def _effect(self, c: Consequence) -> Effect:
+        return Effect(kind=c.kind, rule=self.rules.cite(c.rule), text=c.text, data=c.data)
+
+
+def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
+    g = grants[i]
+    if g.remaining > 1:
+        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule)
+        return grants[:i] + (used,) + grants[i + 1:]
+    return grants[:i] + grants[i + 1:]
+
+
+def _split(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
+    if isinstance(moves, Move):
+        return [moves]
+    if isinstance(moves, str):
+        return [p.strip() for p in moves.split(";") if p.strip()]
+    return list(moves)
+
+
+__all__ = ["ALSO_SOURCE", "IllegalMove", "Position", "Rules"]

@@ -1,0 +1,89 @@
+"""What the engine answers when asked about a move: a ruling.
+
+A ruling says LEGAL or ILLEGAL, which rules decide it (each with its number,
+title and rulebook address), why a move is illegal, and for a legal move
+everything that follows from it, each consequence citing its rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+
+class RuleCitation(BaseModel):
+    id: str
+    number: str
+    title: str
+    url: str
+
+
+class Breach(BaseModel):
+    """One reason a move is illegal."""
+
+    rule: RuleCitation | None
+    code: Literal["notation", "unavailable", "domain", "requirement", "forbidden", "impossible",
+                  "game-over", "must-act"]
+    message: str
+    detail: str | None = None
+
+
+class Effect(BaseModel):
+    kind: str
+    rule: RuleCitation | None
+    text: str
+    data: dict[str, Any] = {}
+
+
+class Situation(BaseModel):
+    turn: int
+    player: str
+    step: str
+    finished: bool = False
+    scores: dict[str, int] = {}
+
+
+class MoveRuling(BaseModel):
+    move: str
+    verdict: Literal["LEGAL", "ILLEGAL"]
+    action: str | None = None
+    decided_by: list[RuleCitation] = []
+    breaches: list[Breach] = []
+    consequences: list[Effect] = []
+
+
+class Ruling(BaseModel):
+    ruleset: str
+    verdict: Literal["LEGAL", "ILLEGAL"]
+    moves: list[MoveRuling]
+    before: Situation
+    after: Situation | None = None
+
+    def render(self) -> str:
+        """The ruling as a judge would read it aloud."""
+        lines = [f"{self.verdict}"]
+        b = self.before
+        lines.append(f"  position: turn {b.turn}, {b.player} to play, step “{b.step}”")
+        for mv in self.moves:
+            lines.append(f"  move `{mv.move}`: {mv.verdict}")
+            for br in mv.breaches:
+                where = f"{br.rule.number} {br.rule.title}" if br.rule else br.code
+                lines.append(f"    ✗ {where}: {br.message}")
+                if br.detail:
+                    lines.append(f"        {br.detail}")
+                if br.rule:
+                    lines.append(f"        {br.rule.url}")
+            if mv.verdict == "LEGAL":
+                for rule in mv.decided_by:
+                    lines.append(f"    ✓ {rule.number} {rule.title}  {rule.url}")
+                for eff in mv.consequences:
+                    cite = f"  [{eff.rule.number}]" if eff.rule else ""
+                    lines.append(f"    → {eff.text}{cite}")
+        if self.after is not None:
+            a = self.after
+            state = "game over" if a.finished else f"turn {a.turn}, {a.player} to play, " \
+                                                   f"step “{a.step}”"
+            lines.append(f"  then: {state}")
+            lines.append("  scores: " + ", ".join(f"{k} {v}" for k, v in a.scores.items()))
+        return "\n".join(lines)

@@ -1,0 +1,175 @@
+"""The mutable state of a game, built for cheap copies.
+
+The engine never changes a position in place: a move is tried on a clone,
+and the clone replaces the position only when the whole move succeeded. So
+the state is plain containers whose values are immutable (pieces, grants,
+the turn) or copied on write (per-area dictionaries); the geometry (board,
+frontier, areas), which only changes when a tile is laid, is shared between
+clones until one of them lays a tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from compiler.kernel.areas import AreaMap, Node
+from compiler.kernel.lattice import Cell
+from compiler.kernel.tiles import Frontier, Placed
+
+Site = tuple[Cell, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    id: int
+    kind: str
+    owner: int
+    cell: Cell
+    site: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """Extra uses of actions granted for the rest of the current step."""
+
+    actions: tuple[str, ...]
+    remaining: int
+    bindings: tuple[tuple[str, Any], ...] = ()
+    rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A triggered rule waiting for its step. Areas are kept as (cell, segment)."""
+
+    step: str
+    trigger: int
+    bindings: tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    number: int = 1
+    active: int = 0
+    step: int = 0
+    taken: int = 0
+    grants: tuple[Grant, ...] = ()
+    placed: Cell | None = None
+    pending: tuple[Pending, ...] = ()
+
+    def but(self, **changes: Any) -> Turn:
+        return replace(self, **changes)
+
+
+POOL = ("pool",)
+
+
+class State:
+    __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
+                 "player_res", "pool", "area_res", "area_attrs", "stacks", "unknown",
+                 "discarded", "turn", "next_id", "finished", "winners", "gone",
+                 "_shared_geometry")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.board: dict[Cell, Placed] = {}
+        self.frontier = Frontier()
+        self.areas = AreaMap()
+        self.pieces: dict[int, Piece] = {}
+        self.stacks_at: dict[Site, tuple[int, ...]] = {}
+        self.supply: list[dict[str, int]] = [{} for _ in range(players)]
+        self.player_res: list[dict[str, int]] = [{} for _ in range(players)]
+        self.pool: dict[str, int] = {}
+        self.area_res: dict[Node, dict[str, int]] = {}
+        self.area_attrs: dict[Node, dict[str, Any]] = {}
+        self.stacks: list[list[str | None]] = []  # bottom first; None: a tile not yet known
+        self.unknown: set[str] = set()  # tiles that may be behind a None
+        self.discarded: list[str] = []
+        self.turn = Turn()
+        self.next_id = 1
+        self.finished = False
+        self.winners: tuple[int, ...] | None = None
+        self.gone: dict[int, Piece] = {}  # pieces returned during the current move
+        self._shared_geometry = False
+
+    def clone(self) -> State:
+        s = State.__new__(State)
+        s.players = self.players
+        s.board = self.board
+        s.frontier = self.frontier
+        s.areas = self.areas
+        s._shared_geometry = True
+        self._shared_geometry = True
+        s.pieces = dict(self.pieces)
+        s.stacks_at = dict(self.stacks_at)
+        s.supply = [dict(d) for d in self.supply]
+        s.player_res = [dict(d) for d in self.player_res]
+        s.pool = dict(self.pool)
+        s.area_res = dict(self.area_res)
+        s.area_attrs = dict(self.area_attrs)
+        s.stacks = [list(x) for x in self.stacks]
+        s.unknown = set(self.unknown)
+        s.discarded = list(self.discarded)
+        s.turn = self.turn
+        s.next_id = self.next_id
+        s.finished = self.finished
+        s.winners = self.winners
+        s.gone = {}
+        return s
+
+    def own_geometry(self) -> None:
+        """Copy the shared board, frontier and areas before changing them."""
+        if self._shared_geometry:
+            self.board = dict(self.board)
+            self.frontier = self.frontier.copy()
+            self.areas = self.areas.copy()
+            self._shared_geometry = False
+
+    # ------------------------------------------------------------ pieces
+
+    def piece(self, pid: int) -> Piece:
+        p = self.pieces.get(pid)
+        if p is None:
+            p = self.gone[pid]
+        return p
+
+    def stack_of(self, site: Site) -> tuple[int, ...]:
+        return self.stacks_at.get(site, ())
+
+    # ------------------------------------------------------------ stacks
+
+    def stock_size(self) -> int:
+        return sum(len(s) for s in self.stacks)
+
+    def drawable(self) -> list[str]:
+        out: list[str] = []
+        for stack in self.stacks:
+            if not stack:
+                continue
+            top = stack[-1]
+            if top is None:
+                out.extend(sorted(self.unknown))
+            elif top not in out:
+                out.append(top)
+        seen: set[str] = set()
+        return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
+
+    def stock(self) -> list[str]:
+        known = [c for s in self.stacks for c in s if c is not None]
+        hidden = sum(1 for s in self.stacks for c in s if c is None)
+        return known + sorted(self.unknown)[:hidden]
+
+    def take_from_stacks(self, card: str) -> bool:
+        """Remove `card` from the top of a stack; False if it is not on top of any."""
+        for stack in self.stacks:
+            if stack and stack[-1] == card:
+                stack.pop()
+                return True
+        if card in self.unknown:
+            for stack in self.stacks:
+                if stack and stack[-1] is None:
+                    stack.pop()
+                    self.unknown.discard(card)
+                    return True
+        return False

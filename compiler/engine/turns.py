@@ -1,0 +1,170 @@
+"""The turn: steps in order, what each allows, and moving on when nothing is left to decide.
+
+A step is `must one of` (exactly one action), `may one of` (at most one),
+`may any of` (any number) or `automatic` (none). `also` actions may be taken
+any number of times without using up the step. Granted actions (a trade
+outpost's extra actions, taking emissaries back) are offered until used or
+until the step ends.
+
+After every move the engine advances by itself until someone has a real
+decision to make: a step with nothing legal to do is left (a compulsory one
+is skipped, and the log says so), deferred triggers run when their step
+begins, and the turn, then the game, end when their time comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.actions import CompiledAction, candidates
+from compiler.engine.effects import drain, note, run_pending, run_trigger
+from compiler.engine.evaluate import Env
+from compiler.engine.state import State
+
+if TYPE_CHECKING:
+    from compiler.engine.game import Game
+
+PASS = "pass"
+STEP_SOURCE = -1   # the step's own list
+ALSO_SOURCE = -2   # the step's `also` list
+
+
+def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, Any]]]:
+    """(action, source, fixed parameters) for every action open now.
+
+    Source is STEP_SOURCE, ALSO_SOURCE or the index of the grant that allows it.
+    """
+    if st.finished:
+        return []
+    step = game.steps[st.turn.step]
+    out = []
+    full = step.mode in ("must_one", "may_one") and st.turn.taken >= 1
+    if step.mode != "automatic" and not full:
+        out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
+    out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+    for i, g in enumerate(st.turn.grants):
+        fixed = {k: _resolve(st, v) for k, v in g.bindings}
+        out += [(game.actions[a], i, fixed) for a in g.actions]
+    return out
+
+
+def _resolve(st: State, v: Any) -> Any:
+    from compiler.engine.effects import from_ref
+    return from_ref(st, v)
+
+
+def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
+    """Every legal (action, source, values); duplicates across sources removed."""
+    seen: set[tuple[str, tuple[Any, ...]]] = set()
+    for action, source, fixed in offered(game, st):
+        for values in candidates(game, st, action, fixed):
+            key = (action.id, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+            if key in seen:
+                continue
+            seen.add(key)
+            yield action, source, values
+
+
+def must_act(game: Game, st: State) -> bool:
+    step = game.steps[st.turn.step]
+    return step.mode == "must_one" and st.turn.taken == 0
+
+
+def has_decision(game: Game, st: State) -> bool:
+    return next(legal(game, st), None) is not None
+
+
+# ------------------------------------------------------------------ moving on
+
+
+def advance(env: Env) -> None:
+    """Leave steps, turns and finally the game until a player has a decision."""
+    game, st = env.game, env.state
+    while not env.state.finished:
+        st = env.state
+        if has_decision(game, st):
+            return
+        if must_act(game, st):
+            step = game.steps[st.turn.step]
+            note(env, "skipped", step.rule,
+                 f"{game.seat_name(st.turn.active)} can do nothing legal in step "
+                 f"“{step.title}”, so it is skipped", step=step.id)
+        end_step(env)
+
+
+def end_step(env: Env) -> None:
+    game, st = env.game, env.state
+    step = game.steps[st.turn.step]
+    _moment(env, "end", "step", step.id)
+    st = env.state
+    st.turn = st.turn.but(grants=(), taken=0)
+    if st.turn.step + 1 < len(game.steps):
+        st.turn = st.turn.but(step=st.turn.step + 1)
+        enter_step(env)
+    else:
+        end_turn(env)
+
+
+def enter_step(env: Env) -> None:
+    step = env.game.steps[env.state.turn.step]
+    _moment(env, "start", "step", step.id)
+    run_pending(env, step.id)
+
+
+def end_turn(env: Env) -> None:
+    game = env.game
+    _moment(env, "end", "turn", None)
+    st = env.state
+    resets = {a.name for k in game.area_kinds for a in k.attributes if a.reset_each_turn}
+    if resets:
+        for root, attrs in list(st.area_attrs.items()):
+            if resets & attrs.keys():
+                st.area_attrs[root] = {k: v for k, v in attrs.items() if k not in resets}
+    if game.end_cond is not None and game.end_cond(env):
+        end_game(env)
+        return
+    nxt = (st.turn.active + 1) % st.players
+    st.turn = st.turn.but(number=st.turn.number + 1, active=nxt, step=0, taken=0, grants=(),
+                          placed=None, pending=())
+    env.me = nxt
+    _moment(env, "start", "turn", None)
+    enter_step(env)
+
+
+def end_game(env: Env) -> None:
+    game = env.game
+    note(env, "game-end", game.end_rule, "the game ends")
+    _moment(env, "end", "game", None)
+    st = env.state
+    st.finished = True
+    st.winners = winners(game, st)
+    names = ", ".join(game.seat_name(w) for w in st.winners)
+    note(env, "winner", game.winner_rule,
+         f"{names} win{'s' if len(st.winners) == 1 else ''} with "
+         f"{st.player_res[st.winners[0]].get(game.score, 0)} {game.title(game.score, True)}",
+         winners=[game.seat_id(w) for w in st.winners])
+
+
+def winners(game: Game, st: State) -> tuple[int, ...]:
+    env = Env(game, st)
+
+    def key(p: int) -> tuple[int, ...]:
+        env.vars = {"it": p}
+        return tuple((f(env) or 0) * (1 if d == "most" else -1) for d, f in game.winner_order)
+
+    if not game.winner_order:
+        keys = {p: (st.player_res[p].get(game.score, 0),) for p in range(st.players)}
+    else:
+        keys = {p: key(p) for p in range(st.players)}
+    best = max(keys.values())
+    return tuple(p for p in range(st.players) if keys[p] == best)
+
+
+def _moment(env: Env, moment: str, target: str, step: str | None) -> None:
+    for trig in env.game.triggers:
+        ev = trig.decl.event
+        if ev.type == "moment" and ev.moment == moment and ev.target == target and \
+                (target != "step" or ev.step == step):
+            run_trigger(env, trig, {})
+            drain(env)

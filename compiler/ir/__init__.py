@@ -1,0 +1,1 @@
+"""The intermediate representation: typed pydantic models read by engine and rulebook alike."""

@@ -1,0 +1,313 @@
+"""The English reading of IR expressions and statements.
+
+The engine uses it to say why a move is illegal; the rulebook uses it to
+print each declaration beside its prose. Words for kinds come from the
+ruleset (`Vocabulary`); nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.ir import model as m
+from compiler.ir import nodes as n
+
+
+@dataclass
+class Vocabulary:
+    singular: dict[str, str] = field(default_factory=dict)
+    plural: dict[str, str] = field(default_factory=dict)
+    defines: dict[str, m.Define] = field(default_factory=dict)
+    actions: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, ruleset: m.Ruleset) -> Vocabulary:
+        v = cls()
+        for d in ruleset.all_decls():
+            if isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind)):
+                v.singular[d.id] = d.title
+                v.plural[d.id] = d.plural or d.title + "s"
+            elif isinstance(d, m.Define):
+                v.defines[d.id] = d
+            elif isinstance(d, m.Action):
+                v.actions[d.id] = d.title
+            elif isinstance(d, m.StepDecl):
+                v.steps[d.id] = d.title
+        return v
+
+    def one(self, kind: str) -> str:
+        return self.singular.get(kind, kind.replace("_", " "))
+
+    def many(self, kind: str) -> str:
+        return self.plural.get(kind, kind.replace("_", " ") + "s")
+
+
+BUILTINS = {
+    "me": "you", "placed": "the tile you placed this turn", "players": "the players",
+    "tiles": "the tiles", "sites": "the sites", "pieces": "the pieces", "areas": "the areas",
+    "pool": "the pool", "drawable": "the tiles on top of the stacks",
+    "stock": "the tiles left in the stacks", "frontier": "the empty positions next to the board",
+    "rotations": "the possible turns", "closer": "the player who closed it", "it": "it",
+}
+
+ATTRS = {
+    "owner": "the owner of {x}", "site": "the site of {x}", "tile": "the tile of {x}",
+    "area": "the area of {x}", "above": "the piece on {x}", "below": "the piece under {x}",
+}
+OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
+       ">": "is more than", ">=": "is at least"}
+
+
+def article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+class English:
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.v = vocab
+
+    # ----------------------------------------------------------- values
+
+    def __call__(self, node: Any) -> str:
+        return getattr(self, f"e_{node.node}")(node)
+
+    def e_number(self, node: n.Number) -> str:
+        return str(node.value)
+
+    def e_text(self, node: n.Text) -> str:
+        return f"“{node.value}”"
+
+    def e_bool(self, node: n.Boolean) -> str:
+        return "yes" if node.value else "no"
+
+    def e_none(self, node: n.NoneValue) -> str:
+        return "nobody" if node.type in (None, "none", "player") else "none"
+
+    def e_name(self, node: n.Name) -> str:
+        if node.ref == "kind":
+            return f"the {self.v.many(node.id)}"
+        if node.ref == "builtin" or node.id in ("closer", "it"):
+            return BUILTINS.get(node.id, node.id)
+        return node.id.replace("_", " ")
+
+    def e_attr(self, node: n.Attr) -> str:
+        x = self(node.obj)
+        if node.name in ATTRS:
+            return ATTRS[node.name].format(x=x)
+        if node.name == "covered":
+            return f"{x} is covered"
+        if node.name == "closed":
+            return f"{x} is closed"
+        if node.name in self.v.plural:
+            return f"{_possessive(x)} {self.v.many(node.name)}"
+        return f"the {node.name.replace('_', ' ')} of {x}"
+
+    def collection(self, node: Any, alias: bool = True) -> str:
+        """`emissary in a of p` -> "p's emissaries in a"."""
+        if isinstance(node, n.Collection):
+            src = node.source
+            if isinstance(src, n.Name) and src.ref in ("kind", "builtin"):
+                noun = self.v.many(src.id) if src.ref == "kind" else \
+                    BUILTINS.get(src.id, src.id).removeprefix("the ")
+            else:
+                noun = self(src).removeprefix("the ")
+            if node.owner is not None:
+                text = f"{_possessive(self(node.owner))} {noun}"
+            else:
+                text = f"the {noun}"
+            if node.within is not None:
+                text += f" in {self(node.within)}"
+            return text
+        return self(node)
+
+    def e_collection(self, node: n.Collection) -> str:
+        return self.collection(node)
+
+    def e_filtered(self, node: n.Filtered) -> str:
+        coll = self.collection(node.collection)
+        return f"{coll} for which {self(node.cond)}"
+
+    def e_arith(self, node: n.Arith) -> str:
+        symbols = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+        parts = [self._operand(node.first)]
+        for op, e in node.rest:
+            parts += [symbols[op], self._operand(e)]
+        return " ".join(parts)
+
+    def _operand(self, node: Any) -> str:
+        text = self(node)
+        return f"({text})" if isinstance(node, (n.Arith, n.IfExpr)) else text
+
+    def e_neg(self, node: n.Neg) -> str:
+        return f"−{self._operand(node.value)}"
+
+    def e_logic(self, node: n.Logic) -> str:
+        parts = [self._clause(i, node.op) for i in node.items]
+        if len(parts) == 2:
+            return f" {node.op} ".join(parts)
+        return ", ".join(parts[:-1]) + f" {node.op} " + parts[-1]
+
+    def _clause(self, node: Any, op: str) -> str:
+        text = self(node)
+        if isinstance(node, n.Logic) and node.op != op:
+            return f"({text})"
+        return text
+
+    def e_not(self, node: n.Not) -> str:
+        inner = node.value
+        if isinstance(inner, n.Has):
+            return f"{self(inner.value)} has no {self.v.one(inner.kind)}"
+        if isinstance(inner, n.IsKind):
+            return self.e_is_kind(inner, negate=True)
+        if isinstance(inner, n.Attr) and inner.name in ("covered", "closed"):
+            return f"{self(inner.obj)} is not {inner.name}"
+        if isinstance(inner, n.Call) and inner.defined:
+            return f"not: {self(inner)}"
+        return f"not ({self(inner)})"
+
+    def e_compare(self, node: n.Compare) -> str:
+        left, right = node.left, node.right
+        if isinstance(left, n.Call) and left.func == "count" and isinstance(right, n.Number):
+            what = self.collection(left.args[0])
+            if node.op == ">" and right.value == 0:
+                return f"there is at least one of {what}"
+            if node.op == "==" and right.value == 0:
+                return f"there are none of {what}"
+            if node.op == "==" and right.value == 1:
+                return f"there is exactly one of {what}"
+            if node.op == ">" and right.value == 1:
+                return f"there are several of {what}"
+        if isinstance(left, n.Call) and left.func == "supply" and isinstance(right, n.Number) \
+                and node.op == ">" and right.value == 0:
+            who = self(left.args[0])
+            kind = left.args[1].id  # type: ignore[attr-defined]
+            owner = "your" if who == "you" else _possessive(who)
+            return f"{owner} supply has {article(self.v.one(kind))}"
+        return f"{self(left)} {OPS[node.op]} {self(right)}"
+
+    def e_is_kind(self, node: n.IsKind, negate: bool = False) -> str:
+        neg = node.negated != negate
+        return f"{self(node.value)} is {'not ' if neg else ''}{article(self.v.one(node.kind))}"
+
+    def e_is_none(self, node: n.IsNone) -> str:
+        t = node.value.type
+        word = "somebody" if t == "player" else "something"
+        empty = "nobody" if t == "player" else "nothing"
+        return f"{self(node.value)} is {word if node.negated else empty}"
+
+    def e_is_in(self, node: n.IsIn) -> str:
+        return f"{self(node.value)} is {'not ' if node.negated else ''}among " \
+               f"{self.collection(node.collection)}"
+
+    def e_has(self, node: n.Has) -> str:
+        return f"{self(node.value)} has {article(self.v.one(node.kind))}"
+
+    def e_if_expr(self, node: n.IfExpr) -> str:
+        return f"{self(node.then)} if {self(node.cond)}, otherwise {self(node.otherwise)}"
+
+    def e_call(self, node: n.Call) -> str:
+        args = node.args
+        if node.defined:
+            d = self.v.defines.get(node.func)
+            if d is not None and d.title:
+                text = d.title
+                for p, a in zip(d.params, args):
+                    text = text.replace("{" + p + "}", self(a))
+                return text
+            return f"{node.func.replace('_', ' ')}({', '.join(self(a) for a in args)})"
+        f = node.func
+        if f == "count":
+            return f"the number of {self.collection(args[0]).removeprefix('the ')}"
+        if f == "sum":
+            return f"the sum, over {self.collection(args[0])}, of {self(args[1])}"
+        if f == "top":
+            return f"those of {self.collection(args[0])} with the most {self(args[1])}"
+        if f in ("min", "max"):
+            word = "smallest" if f == "min" else "largest"
+            return f"the {word} of {', '.join(self(a) for a in args)}"
+        if f == "only":
+            return f"the single one of {self.collection(args[0])}"
+        if f == "neighbours":
+            return f"the tiles sharing an edge with {self(args[0])}"
+        if f == "faces":
+            return f"the faces of {self(args[0])}"
+        if f == "fits":
+            return f"every edge of {self(args[0])} matches the tiles it touches"
+        if f == "placeable":
+            return f"{self(args[0])} fits somewhere"
+        if f == "supply":
+            who = self(args[0])
+            kind = args[1].id  # type: ignore[attr-defined]
+            owner = "your" if who == "you" else _possessive(who)
+            return f"the number of {self.v.many(kind)} in {owner} supply"
+        return f"{f}({', '.join(self(a) for a in args)})"
+
+    # -------------------------------------------------------- statements
+
+    def stmt(self, s: Any) -> str:
+        return getattr(self, f"s_{s.node}")(s)
+
+    def block(self, body: list[Any]) -> list[str]:
+        return [self.stmt(s) for s in body]
+
+    def s_place(self, s: n.Place) -> str:
+        who = f"{_possessive(self(s.owner))} " if s.owner else "your "
+        return f"put {article(self.v.one(s.kind)).split(' ', 1)[0]} {self.v.one(s.kind)} " \
+               f"from {who}supply on {self(s.at)}"
+
+    def s_stack(self, s: n.StackOn) -> str:
+        return f"put {article(self.v.one(s.kind))} on top of {self(s.on)}"
+
+    def s_move(self, s: n.Move) -> str:
+        return f"move {self(s.piece)} to {self(s.to)}"
+
+    def s_return(self, s: n.Return) -> str:
+        return f"return {self(s.what)} to their owners' supplies" \
+            if (s.what.type or "").startswith("set:") else \
+            f"return {self(s.what)} to its owner's supply"
+
+    def s_give(self, s: n.Give) -> str:
+        src = f" from {self(s.source)}" if s.source is not None else ""
+        return f"{self(s.target)} receive{'s' if self(s.target) != 'you' else ''} " \
+               f"{self(s.amount)} {self.v.many(s.resource)}{src}"
+
+    def s_set_attr(self, s: n.SetAttr) -> str:
+        return f"{self(s.target)} becomes {self(s.value)}"
+
+    def s_clear_attr(self, s: n.ClearAttr) -> str:
+        return f"{self(s.target.obj)} has no {s.target.name} any more"
+
+    def s_grant_one(self, s: n.GrantOne) -> str:
+        return f"you may also {self.v.actions.get(s.action, s.action)}"
+
+    def s_grant_many(self, s: n.GrantMany) -> str:
+        acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)
+        return f"you may take up to {self(s.count)} more actions, each to {acts}"
+
+    def s_for_each(self, s: n.ForEach) -> str:
+        inner = "; ".join(self.block(s.body))
+        return f"for each {s.var} of {self.collection(s.collection)}: {inner}"
+
+    def s_if(self, s: n.If) -> str:
+        text = f"if {self(s.cond)}: " + "; ".join(self.block(s.then))
+        if s.otherwise:
+            text += "; otherwise: " + "; ".join(self.block(s.otherwise))
+        return text
+
+    def s_let(self, s: n.Let) -> str:
+        return f"let {s.name.replace('_', ' ')} be {self(s.value)}"
+
+    def s_lay(self, s: n.Lay) -> str:
+        return f"lay {self(s.card)} with face {self(s.face)} up at {self(s.cell)}, " \
+               f"turned {self(s.rotation)}"
+
+    def s_discard(self, s: n.Discard) -> str:
+        return f"set {self(s.card)} aside, out of the game"
+
+
+def _possessive(x: str) -> str:
+    if x == "you":
+        return "your"
+    return f"{x}’" if x.endswith("s") else f"{x}’s"

@@ -1,0 +1,375 @@
+"""Declarations, prose and the compiled ruleset.
+
+A `Ruleset` is complete on its own: the engine and the rulebook read only this
+model. Every semantic declaration carries the id of the rule it sits in, so
+the engine can cite the rule and the rulebook can print the declaration under
+the rule's heading.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compiler.ir.nodes import Expr, Loc, Node, Statement
+
+
+class Decl(Node):
+    rule: str | None = None
+
+
+# ------------------------------------------------------------------ the board
+
+
+class LatticeDecl(Decl):
+    decl: Literal["lattice"] = "lattice"
+    name: str
+
+
+class EdgeLabel(Decl):
+    decl: Literal["edge"] = "edge"
+    id: str
+    title: str
+
+
+class MatchDecl(Decl):
+    """Which edge labels may touch. `same`: a label matches only itself."""
+
+    decl: Literal["match"] = "match"
+    same: bool = True
+    pairs: list[tuple[str, str]] = []
+
+
+class FeatureKind(Decl):
+    decl: Literal["feature"] = "feature"
+    id: str
+    title: str
+    plural: str | None = None
+
+
+class AttributeDecl(Node):
+    name: str
+    type: Literal["player", "bool", "int"]
+    reset_each_turn: bool = False
+
+
+class AreaKind(Decl):
+    decl: Literal["area"] = "area"
+    id: str
+    title: str
+    plural: str | None = None
+    crosses: list[str]
+    holds: list[str] = []
+    attributes: list[AttributeDecl] = []
+
+
+class PieceKind(Decl):
+    decl: Literal["piece"] = "piece"
+    id: str
+    title: str
+    plural: str | None = None
+    on: str | None = None
+
+
+class ResourceKind(Decl):
+    decl: Literal["resource"] = "resource"
+    id: str
+    title: str
+    plural: str | None = None
+    limit: int | None = None  # None: unlimited
+
+
+class ScoreDecl(Decl):
+    decl: Literal["score"] = "score"
+    resource: str
+
+
+# ------------------------------------------------------------------- setup
+
+
+class SupplyTable(Decl):
+    decl: Literal["supply"] = "supply"
+    rows: dict[int, dict[str, int]]
+
+
+class StacksDecl(Decl):
+    decl: Literal["stacks"] = "stacks"
+    count: int
+    hiding: list[str] = []
+
+
+class FirstTileDecl(Decl):
+    decl: Literal["first_tile"] = "first_tile"
+    cell: tuple[int, int]
+
+
+class UseTiles(Decl):
+    decl: Literal["use_tiles"] = "use_tiles"
+    tilesets: list[str]
+
+
+# --------------------------------------------------------------- turn, actions
+
+
+class StepDecl(Decl):
+    decl: Literal["step"] = "step"
+    id: str
+    title: str
+    mode: Literal["must_one", "may_one", "may_any", "automatic"]
+    actions: list[str] = []
+    also: list[str] = []
+
+
+class Choose(Node):
+    name: str
+    domain: Expr
+    subset: bool = False
+    rule: str | None = None
+
+
+class Require(Node):
+    cond: Expr
+    message: str | None = None
+    rule: str | None = None
+
+
+class Action(Decl):
+    decl: Literal["action"] = "action"
+    id: str
+    title: str
+    notation: str | None = None
+    params: list[Choose] = []
+    requires: list[Require] = []
+    effects: list[Statement] = []
+
+
+class Forbid(Decl):
+    """A prohibition. "Cannot" beats "can": it holds against every action."""
+
+    decl: Literal["forbid"] = "forbid"
+    kind: str
+    piece_var: str | None = None
+    site_var: str
+    actions: list[str] = []
+    cond: Expr
+    message: str | None = None
+
+
+class Event(Node):
+    type: Literal["closes", "laid", "enters", "leaves", "moment"]
+    kind: str | None = None  # area kind / piece kind ("area", "piece": any)
+    var: str | None = None
+    site_var: str | None = None
+    moment: Literal["start", "end"] | None = None
+    target: Literal["step", "turn", "game"] | None = None
+    step: str | None = None
+
+
+class Trigger(Decl):
+    decl: Literal["trigger"] = "trigger"
+    event: Event
+    where: Expr | None = None
+    defer_to: str | None = None
+    body: list[Statement]
+
+
+class Define(Decl):
+    decl: Literal["define"] = "define"
+    id: str
+    params: list[str] = []
+    title: str | None = None
+    expr: Expr
+
+
+class EndDecl(Decl):
+    decl: Literal["end"] = "end"
+    cond: Expr
+
+
+class Tiebreak(Node):
+    direction: Literal["most", "fewest"]
+    expr: Expr
+
+
+class WinnerDecl(Decl):
+    decl: Literal["winner"] = "winner"
+    order: list[Tiebreak]
+
+
+Declaration = Annotated[
+    Union[
+        LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
+        ScoreDecl, SupplyTable, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
+        Forbid, Trigger, Define, EndDecl, WinnerDecl,
+    ],
+    Field(discriminator="decl"),
+]
+
+
+# ---------------------------------------------------------------------- tiles
+
+
+class Segment(Node):
+    """A connected part of a tile face: an area kind, the edges it reaches, its features."""
+
+    kind: str
+    edges: list[int] = []
+    features: list[str] = []
+
+
+class Face(Node):
+    name: str
+    edges: list[str]
+    segments: list[Segment]
+
+
+class TileDef(Node):
+    id: str
+    faces: list[Face]
+
+
+class TileSet(Node):
+    id: str
+    title: str
+    tiles: list[TileDef]
+
+
+# ----------------------------------------------------------------------- prose
+
+
+class Rule(Node):
+    id: str
+    title: str
+    text: str = ""
+    number: str = ""
+    rules: list[Rule] = []
+    decls: list[Declaration] = []
+
+
+class Chapter(Node):
+    id: str
+    title: str
+    text: str = ""
+    number: str = ""
+    rules: list[Rule] = []
+    decls: list[Declaration] = []
+
+
+class Term(Node):
+    id: str
+    title: str
+    text: str = ""
+    plural: str | None = None
+    also: list[str] = []
+
+
+class Ruling(Node):
+    id: str
+    title: str
+    number: str = ""
+    question: str = ""
+    text: str = ""
+    reason: str = ""
+    settles: list[str] = []
+
+
+# -------------------------------------------------------------------- examples
+
+
+class PositionFact(Node):
+    """One line of a `given` block or an expectation: what a table shows."""
+
+    fact: Literal[
+        "players", "turn", "tile", "piece", "amount", "area", "supply", "stacks",
+        "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
+    ]
+    args: list[str | int | None | list[str | None]] = []
+
+
+class Example(Node):
+    id: str
+    title: str
+    number: str = ""
+    text: str = ""
+    illustrates: list[str] = []
+    given: list[PositionFact] = []
+    play: list[str] = []
+    end_game: bool = False
+    expect: list[PositionFact] = []
+
+
+# --------------------------------------------------------------------- ruleset
+
+
+class Seat(BaseModel):
+    id: str
+    name: str
+
+
+class Ruleset(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    title: str = ""
+    subtitle: str = ""
+    version: str = "1"
+    source: str = ""
+    extends: str | None = None
+    players_min: int = 2
+    players_max: int = 4
+    seats: list[Seat] = []
+    contents: list[str] = []
+    chapters: list[Chapter] = []
+    decls: list[Declaration] = []
+    tilesets: list[TileSet] = []
+    terms: list[Term] = []
+    rulings: list[Ruling] = []
+    examples: list[Example] = []
+    files: list[str] = []
+    loc: Loc | None = None
+
+    # ------------------------------------------------------------- walking
+
+    def all_rules(self) -> list[Rule]:
+        """Every rule, depth first in reading order."""
+        out: list[Rule] = []
+
+        def walk(rules: list[Rule]) -> None:
+            for r in rules:
+                out.append(r)
+                walk(r.rules)
+
+        for c in self.chapters:
+            walk(c.rules)
+        return out
+
+    def all_decls(self) -> list[Declaration]:
+        """Every declaration in reading order: chapter decls, then each rule's."""
+        out: list[Declaration] = list(self.decls)
+
+        def walk(rules: list[Rule]) -> None:
+            for r in rules:
+                out.extend(r.decls)
+                walk(r.rules)
+
+        for c in self.chapters:
+            out.extend(c.decls)
+            walk(c.rules)
+        return out
+
+    def rule_index(self) -> dict[str, Rule]:
+        return {r.id: r for r in self.all_rules()}
+
+    def tiles(self) -> list[TileDef]:
+        used: list[str] | None = None
+        for d in self.all_decls():
+            if isinstance(d, UseTiles):
+                used = (used or []) + d.tilesets
+        sets = [s for s in self.tilesets if used is None or s.id in used]
+        return [t for s in sets for t in s.tiles]
+
+
+for _model in (Rule, Chapter, Action, Trigger, Define, EndDecl, WinnerDecl, Forbid, Choose,
+               Require, Tiebreak, Example, Ruleset):
+    _model.model_rebuild()

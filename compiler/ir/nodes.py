@@ -1,0 +1,312 @@
+"""Expression and statement nodes of the IR.
+
+One small class per construct. The engine compiles these into closures and the
+rulebook renders them into English and MathML; both walk the same nodes, so a
+formula printed in the rulebook is the formula the engine computes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Loc(BaseModel):
+    """Where a node was written: file, 1-based line and column."""
+
+    model_config = ConfigDict(frozen=True)
+    file: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    loc: Loc | None = Field(default=None, repr=False)
+    # The static type the checker inferred for an expression ("int", "piece",
+    # "set:tile", ...). The engine compiles on it; statements leave it unset.
+    type: str | None = Field(default=None, repr=False)
+
+
+# ------------------------------------------------------------------ expressions
+
+
+class Number(Node):
+    node: Literal["number"] = "number"
+    value: int
+
+
+class Text(Node):
+    node: Literal["text"] = "text"
+    value: str
+
+
+class Boolean(Node):
+    node: Literal["bool"] = "bool"
+    value: bool
+
+
+class NoneValue(Node):
+    node: Literal["none"] = "none"
+
+
+class Name(Node):
+    """A name, resolved by the checker.
+
+    `ref` says what it turned out to be: a bound variable, a kind (which as an
+    expression means "every object of that kind"), or a built-in of the kernel.
+    `category` is the kind's category (piece, feature, area, resource).
+    """
+
+    node: Literal["name"] = "name"
+    id: str
+    ref: Literal["unresolved", "var", "kind", "builtin"] = "unresolved"
+    category: str | None = None
+
+
+class Attr(Node):
+    node: Literal["attr"] = "attr"
+    obj: Expr
+    name: str
+
+
+class Call(Node):
+    node: Literal["call"] = "call"
+    func: str
+    args: list[Expr]
+    # Set by the checker when `func` is a `define` of the ruleset.
+    defined: bool = False
+
+
+class Collection(Node):
+    """`KIND [as v] [in X] [of P]`: objects of a kind, narrowed."""
+
+    node: Literal["collection"] = "collection"
+    source: Expr
+    alias: str | None = None
+    within: Expr | None = None
+    owner: Expr | None = None
+
+
+class Filtered(Node):
+    """`COLLECTION where COND`: the elements for which COND holds.
+
+    Inside COND the element is `it`, or the collection's alias.
+    """
+
+    node: Literal["filtered"] = "filtered"
+    collection: Expr
+    cond: Expr
+
+
+class Arith(Node):
+    """A left-to-right chain of + - or * / (integer division rounds down)."""
+
+    node: Literal["arith"] = "arith"
+    first: Expr
+    rest: list[tuple[Literal["+", "-", "*", "/"], Expr]]
+
+
+class Neg(Node):
+    node: Literal["neg"] = "neg"
+    value: Expr
+
+
+class Logic(Node):
+    node: Literal["logic"] = "logic"
+    op: Literal["and", "or"]
+    items: list[Expr]
+
+
+class Not(Node):
+    node: Literal["not"] = "not"
+    value: Expr
+
+
+class Compare(Node):
+    node: Literal["compare"] = "compare"
+    op: Literal["==", "!=", "<", "<=", ">", ">="]
+    left: Expr
+    right: Expr
+
+
+class IsKind(Node):
+    """`x is KIND`: the kind of a piece, site or area."""
+
+    node: Literal["is_kind"] = "is_kind"
+    value: Expr
+    kind: str
+    negated: bool = False
+
+
+class IsNone(Node):
+    node: Literal["is_none"] = "is_none"
+    value: Expr
+    negated: bool = False
+
+
+class IsIn(Node):
+    node: Literal["is_in"] = "is_in"
+    value: Expr
+    collection: Expr
+    negated: bool = False
+
+
+class Has(Node):
+    """`x has KIND`: x (a tile, site, area or set of tiles) holds one of KIND."""
+
+    node: Literal["has"] = "has"
+    value: Expr
+    kind: str
+
+
+class IfExpr(Node):
+    node: Literal["if_expr"] = "if_expr"
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+Expr = Annotated[
+    Union[
+        Number, Text, Boolean, NoneValue, Name, Attr, Call, Collection, Filtered,
+        Arith, Neg, Logic, Not, Compare, IsKind, IsNone, IsIn, Has, IfExpr,
+    ],
+    Field(discriminator="node"),
+]
+
+
+# ------------------------------------------------------------------- statements
+
+
+class Stmt(Node):
+    # The rule that this statement applies; consequences cite it.
+    rule: str | None = None
+
+
+class Place(Stmt):
+    """Take a piece of `kind` from its owner's supply and put it at a site."""
+
+    node: Literal["place"] = "place"
+    kind: str
+    owner: Expr | None = None
+    at: Expr
+
+
+class StackOn(Stmt):
+    """Take a piece of `kind` from the supply of the target's owner and put it on the target piece."""
+
+    node: Literal["stack"] = "stack"
+    kind: str
+    on: Expr
+
+
+class Move(Stmt):
+    node: Literal["move"] = "move"
+    piece: Expr
+    to: Expr
+
+
+class Return(Stmt):
+    """Return a piece (or every piece of a collection) to its owner's supply."""
+
+    node: Literal["return"] = "return"
+    what: Expr
+
+
+class Give(Stmt):
+    """Move up to `amount` of a resource from a holder (default: the pool) to another.
+
+    When the source runs short, only what it holds moves: the rulebook prints
+    "up to". Unlimited resources never run short.
+    """
+
+    node: Literal["give"] = "give"
+    amount: Expr
+    resource: str
+    source: Expr | None = None
+    target: Expr
+
+
+class SetAttr(Stmt):
+    node: Literal["set_attr"] = "set_attr"
+    target: Attr
+    value: Expr
+
+
+class ClearAttr(Stmt):
+    node: Literal["clear_attr"] = "clear_attr"
+    target: Attr
+
+
+class GrantOne(Stmt):
+    """Grant the active player one extra use of an action, with parameters fixed."""
+
+    node: Literal["grant_one"] = "grant_one"
+    action: str
+    bindings: list[tuple[str, Expr]] = []
+
+
+class GrantMany(Stmt):
+    """Grant up to `count` extra uses, each any one of `actions`."""
+
+    node: Literal["grant_many"] = "grant_many"
+    count: Expr
+    actions: list[str]
+
+
+class ForEach(Stmt):
+    node: Literal["for_each"] = "for_each"
+    var: str
+    collection: Expr
+    body: list[Statement]
+
+
+class If(Stmt):
+    node: Literal["if"] = "if"
+    cond: Expr
+    then: list[Statement]
+    otherwise: list[Statement] = []
+
+
+class Let(Stmt):
+    node: Literal["let"] = "let"
+    name: str
+    value: Expr
+
+
+class Lay(Stmt):
+    """Put a tile from the stacks on the board."""
+
+    node: Literal["lay"] = "lay"
+    card: Expr
+    face: Expr
+    cell: Expr
+    rotation: Expr
+
+
+class Discard(Stmt):
+    """Take a tile out of the stacks and out of the game."""
+
+    node: Literal["discard"] = "discard"
+    card: Expr
+
+
+Statement = Annotated[
+    Union[
+        Place, StackOn, Move, Return, Give, SetAttr, ClearAttr, GrantOne, GrantMany,
+        ForEach, If, Let, Lay, Discard,
+    ],
+    Field(discriminator="node"),
+]
+
+for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
+               IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, SetAttr, ClearAttr,
+               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn):
+    _model.model_rebuild()

@@ -1,0 +1,1 @@
+"""Game-agnostic geometry: lattices, tile faces and edge matching, areas and closure."""

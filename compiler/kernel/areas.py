@@ -1,0 +1,192 @@
+"""Areas: segments joined across matching edges, with incremental closure.
+
+Every segment of every laid tile is a node. Segments of the same area kind
+that reach the two sides of a shared edge are joined (union-find). Each area
+root keeps its count of *open* edges (edges of its segments facing an empty
+cell); an area is closed when that count is zero. Laying a tile adds its
+segments with all their edges open, joins them with their neighbours, and
+subtracts two for every edge that became shared. That is near-constant work
+per tile; `recompute` does the same from scratch, for tests.
+
+Per-root values are replaced, never mutated, so `copy()` can be shallow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.kernel.lattice import Cell, Lattice
+from compiler.kernel.tiles import Catalogue, Placed
+
+Node = int
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    cell: Cell
+    segment: int
+    kind: str
+    site: str
+
+
+class AreaMap:
+    __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "by_segment")
+
+    def __init__(self) -> None:
+        self.nodes: list[NodeInfo] = []
+        self.parent: list[Node] = []
+        self.open: dict[Node, int] = {}
+        self.cells: dict[Node, frozenset[Cell]] = {}
+        self.members: dict[Node, tuple[Node, ...]] = {}
+        self.features: dict[Node, dict[str, int]] = {}
+        self.by_segment: dict[tuple[Cell, int], Node] = {}
+
+    def copy(self) -> AreaMap:
+        c = AreaMap.__new__(AreaMap)
+        c.nodes = list(self.nodes)
+        c.parent = list(self.parent)
+        c.open = dict(self.open)
+        c.cells = dict(self.cells)
+        c.members = dict(self.members)
+        c.features = dict(self.features)
+        c.by_segment = dict(self.by_segment)
+        return c
+
+    # ------------------------------------------------------------- queries
+
+    def find(self, node: Node) -> Node:
+        parent = self.parent
+        root = node
+        while parent[root] != root:
+            root = parent[root]
+        while parent[node] != root:  # path compression
+            parent[node], node = root, parent[node]
+        return root
+
+    def area_of(self, cell: Cell, segment: int) -> Node:
+        return self.find(self.by_segment[(cell, segment)])
+
+    def roots(self) -> list[Node]:
+        return [n for n in range(len(self.parent)) if self.parent[n] == n]
+
+    def kind(self, root: Node) -> str:
+        return self.nodes[root].kind
+
+    def closed(self, root: Node) -> bool:
+        return self.open[self.find(root)] == 0
+
+    def anchor(self, root: Node) -> NodeInfo:
+        """The area's first segment in reading order (row, column, segment): its name."""
+        members = self.members[self.find(root)]
+        best = min(members, key=lambda n: (self.nodes[n].cell[1], self.nodes[n].cell[0],
+                                           self.nodes[n].segment))
+        return self.nodes[best]
+
+    def sort_key(self, root: Node) -> tuple[int, int, int]:
+        a = self.anchor(root)
+        return (a.cell[1], a.cell[0], a.segment)
+
+    # ------------------------------------------------------------ changes
+
+    def lay(self, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
+            cell: Cell) -> tuple[list[Node], list[tuple[Node, Node]]]:
+        """Add the tile now at `cell`; return (areas it closed, merges made).
+
+        A merge `(absorbed, into)` says an old root disappeared into another, so
+        whatever the caller keeps per area can follow.
+        """
+        card, face, rot = board[cell]
+        info = catalogue.faces[(card, face)]
+        touched: list[Node] = []
+        for seg in info.segments:
+            node = len(self.nodes)
+            self.nodes.append(NodeInfo(cell, seg.index, seg.kind, seg.site))
+            self.parent.append(node)
+            self.open[node] = len(seg.edges)
+            self.cells[node] = frozenset((cell,))
+            self.members[node] = (node,)
+            feats: dict[str, int] = {}
+            for f in seg.features:
+                feats[f] = feats.get(f, 0) + 1
+            self.features[node] = feats
+            self.by_segment[(cell, seg.index)] = node
+            touched.append(node)
+        merges: list[tuple[Node, Node]] = []
+        for seg in info.segments:
+            mine = self.by_segment[(cell, seg.index)]
+            for edge in seg.edges:
+                slot = lattice.slot_of(edge, rot)
+                other, back = lattice.neighbour(cell, slot)
+                if other not in board:
+                    continue
+                ocard, oface, orot = board[other]
+                oinfo = catalogue.faces[(ocard, oface)]
+                oseg = oinfo.edge_segment.get((lattice.edge_at(back, orot), seg.kind))
+                if oseg is None:
+                    continue
+                theirs = self.by_segment[(other, oseg)]
+                root = self._union(self.find(mine), self.find(theirs), merges)
+                self.open[root] -= 2
+                touched.append(root)
+        roots = {self.find(n) for n in touched}
+        closed = [r for r in roots if self.open[r] == 0]
+        return closed, merges
+
+    def _union(self, a: Node, b: Node, merges: list[tuple[Node, Node]]) -> Node:
+        if a == b:
+            return a
+        if len(self.members[a]) < len(self.members[b]):
+            a, b = b, a
+        self.parent[b] = a
+        self.open[a] += self.open.pop(b)
+        self.cells[a] = self.cells[a] | self.cells.pop(b)
+        self.members[a] = self.members[a] + self.members.pop(b)
+        fa, fb = self.features[a], self.features.pop(b)
+        merged = dict(fa)
+        for k, v in fb.items():
+            merged[k] = merged.get(k, 0) + v
+        self.features[a] = merged
+        merges.append((b, a))
+        return a
+
+
+def recompute(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue
+              ) -> dict[tuple[Cell, int], tuple[frozenset[tuple[Cell, int]], int]]:
+    """Areas from scratch by flood fill: segment -> (its area's segments, open edges).
+
+    The reference for testing `AreaMap`: slow, obvious, independent.
+    """
+    result: dict[tuple[Cell, int], tuple[frozenset[tuple[Cell, int]], int]] = {}
+    for cell, (card, face, rot) in board.items():
+        info = catalogue.faces[(card, face)]
+        for seg in info.segments:
+            start = (cell, seg.index)
+            if start in result:
+                continue
+            seen = {start}
+            todo = [start]
+            open_edges = 0
+            while todo:
+                c, s = todo.pop()
+                ccard, cface, crot = board[c]
+                cinfo = catalogue.faces[(ccard, cface)]
+                cseg = cinfo.segments[s]
+                for edge in cseg.edges:
+                    slot = lattice.slot_of(edge, crot)
+                    other, back = lattice.neighbour(c, slot)
+                    if other not in board:
+                        open_edges += 1
+                        continue
+                    ocard, oface, orot = board[other]
+                    oseg = catalogue.faces[(ocard, oface)].edge_segment.get(
+                        (lattice.edge_at(back, orot), cseg.kind))
+                    if oseg is None:
+                        open_edges += 1
+                        continue
+                    if (other, oseg) not in seen:
+                        seen.add((other, oseg))
+                        todo.append((other, oseg))
+            area = frozenset(seen)
+            for member in area:
+                result[member] = (area, open_edges)
+    return result

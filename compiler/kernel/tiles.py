@@ -1,0 +1,204 @@
+"""Tile faces compiled for play: sites, edge labels, and where a face may be laid.
+
+A face's *sites* are the places a piece can be named by: each segment (named
+by its area kind, `nebula`, then `nebula2`... if the face has several) and each
+feature (named by its kind, likewise). A feature belongs to the segment it is
+drawn in, so a piece on a feature is in that segment's area.
+
+Placement is edge matching: for every occupied neighbour, the label on our
+edge must match the label on theirs. `Frontier` keeps, for every empty cell
+next to the board, the labels it must match, so enumerating legal placements
+compares a face against a handful of distinct patterns instead of every cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from compiler.ir import model as m
+from compiler.kernel.lattice import Cell, Lattice
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    index: int
+    kind: str
+    edges: tuple[int, ...]
+    features: tuple[str, ...]
+    site: str
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    name: str
+    kind: str          # area kind for a segment site, feature kind for a feature site
+    segment: int       # index of the segment the site lies in
+    is_feature: bool
+
+
+@dataclass(frozen=True)
+class FaceInfo:
+    card: str
+    name: str
+    labels: tuple[str, ...]
+    segments: tuple[SegmentInfo, ...]
+    sites: dict[str, SiteInfo]
+    # (edge, area kind) -> index of the segment of that kind reaching that edge
+    edge_segment: dict[tuple[int, str], int]
+    features: frozenset[str]
+    # labels on each slot for each rotation: rotated[r][slot] = label
+    rotated: tuple[tuple[str, ...], ...] = field(default=())
+
+
+class Catalogue:
+    """Every face of every tile in play, compiled."""
+
+    def __init__(self, tiles: Iterable[m.TileDef], lattice: Lattice) -> None:
+        self.lattice = lattice
+        self.faces: dict[tuple[str, str], FaceInfo] = {}
+        self.card_faces: dict[str, tuple[str, ...]] = {}
+        for t in tiles:
+            self.card_faces[t.id] = tuple(f.name for f in t.faces)
+            for f in t.faces:
+                self.faces[(t.id, f.name)] = self._compile(t.id, f)
+
+    def _compile(self, card: str, face: m.Face) -> FaceInfo:
+        segments: list[SegmentInfo] = []
+        sites: dict[str, SiteInfo] = {}
+        seen: dict[str, int] = {}
+
+        def name(kind: str) -> str:
+            seen[kind] = seen.get(kind, 0) + 1
+            return kind if seen[kind] == 1 else f"{kind}{seen[kind]}"
+
+        edge_segment: dict[tuple[int, str], int] = {}
+        for i, seg in enumerate(face.segments):
+            site = name(seg.kind)
+            segments.append(SegmentInfo(i, seg.kind, tuple(seg.edges), tuple(seg.features), site))
+            sites[site] = SiteInfo(site, seg.kind, i, False)
+            for e in seg.edges:
+                edge_segment[(e, seg.kind)] = i
+        for i, seg in enumerate(face.segments):
+            for feat in seg.features:
+                fname = name(feat)
+                sites[fname] = SiteInfo(fname, feat, i, True)
+        n = self.lattice.sides
+        labels = tuple(face.edges)
+        rotated = tuple(tuple(labels[self.lattice.edge_at(slot, r)] for slot in range(n))
+                        for r in range(self.lattice.rotations))
+        return FaceInfo(card, face.name, labels, tuple(segments), sites, edge_segment,
+                        frozenset(f for s in face.segments for f in s.features), rotated)
+
+    def face(self, card: str, face: str) -> FaceInfo:
+        return self.faces[(card, face)]
+
+
+Placed = tuple[str, str, int]  # card, face, rotation
+
+
+class Matcher:
+    """Which edge labels may touch."""
+
+    def __init__(self, same: bool, pairs: Iterable[tuple[str, str]] = ()) -> None:
+        self.same = same
+        self.pairs = {(a, b) for a, b in pairs} | {(b, a) for a, b in pairs}
+
+    def __call__(self, a: str, b: str) -> bool:
+        if self.same and a == b:
+            return True
+        return (a, b) in self.pairs
+
+
+class Frontier:
+    """Empty cells next to the board, each with the labels its edges must match.
+
+    `need[cell][slot]` is the label showing on the neighbour across `slot`, or
+    None where that neighbour is empty. Kept up to date as tiles are laid.
+    """
+
+    __slots__ = ("need",)
+
+    def __init__(self, need: dict[Cell, tuple[str | None, ...]] | None = None) -> None:
+        self.need: dict[Cell, tuple[str | None, ...]] = need if need is not None else {}
+
+    def copy(self) -> Frontier:
+        return Frontier(dict(self.need))
+
+    def lay(self, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
+            cell: Cell) -> None:
+        """Update after a tile was laid at `cell` (already on `board`)."""
+        self.need.pop(cell, None)
+        card, face, rot = board[cell]
+        labels = catalogue.faces[(card, face)].rotated[rot]
+        for slot in range(lattice.sides):
+            other, back = lattice.neighbour(cell, slot)
+            if other in board:
+                continue
+            current = self.need.get(other)
+            if current is None:
+                current = tuple(None for _ in range(lattice.sides))
+            self.need[other] = current[:back] + (labels[slot],) + current[back + 1:]
+
+    @classmethod
+    def rebuild(cls, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue) -> Frontier:
+        f = cls()
+        for cell, (card, face, rot) in board.items():
+            labels = catalogue.faces[(card, face)].rotated[rot]
+            for slot in range(lattice.sides):
+                other, back = lattice.neighbour(cell, slot)
+                if other in board:
+                    continue
+                current = f.need.get(other) or tuple(None for _ in range(lattice.sides))
+                f.need[other] = current[:back] + (labels[slot],) + current[back + 1:]
+        return f
+
+    def cells(self) -> list[Cell]:
+        return sorted(self.need, key=lambda c: (c[1], c[0]))
+
+
+def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
+    for have, want in zip(rotated, need):
+        if want is not None and not match(have, want):
+            return False
+    return True
+
+
+def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
+               match: Matcher) -> Iterator[tuple[str, str, Cell, int]]:
+    """Every (card, face, cell, rotation) that fits, in a stable order.
+
+    Cells are grouped by the pattern they must match, so each face is compared
+    with each distinct pattern once.
+    """
+    groups: dict[tuple[str | None, ...], list[Cell]] = {}
+    for cell in frontier.cells():
+        groups.setdefault(frontier.need[cell], []).append(cell)
+    rotations = catalogue.lattice.rotations
+    for card in cards:
+        for face in catalogue.card_faces[card]:
+            info = catalogue.faces[(card, face)]
+            for need, cells in groups.items():
+                for r in range(rotations):
+                    if fits_labels(info.rotated[r], need, match):
+                        for cell in cells:
+                            yield card, face, cell, r
+
+
+def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,
+               cell: Cell, rotation: int, match: Matcher) -> list[str]:
+    """Why a placement does not fit, edge by edge, in words."""
+    lattice = catalogue.lattice
+    info = catalogue.faces[(card, face)]
+    out = []
+    for slot in range(lattice.sides):
+        other, back = lattice.neighbour(cell, slot)
+        if other not in board:
+            continue
+        ocard, oface, orot = board[other]
+        theirs = catalogue.faces[(ocard, oface)].rotated[orot][back]
+        mine = info.rotated[rotation][slot]
+        if not match(mine, theirs):
+            out.append(f"its {mine} edge would meet the {theirs} edge of {ocard} at "
+                       f"{lattice.format_cell(other)}")
+    return out

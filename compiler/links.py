@@ -1,0 +1,51 @@
+"""Where things live in the rulebook: one place for every URL and anchor.
+
+The engine cites rules by URL and the rulebook writes the pages those URLs
+point to, so both take their addresses from here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+def site_url() -> str:
+    """The rulebook's base URL: $RULEBOOK_URL, else mkdocs.yml's site_url, else local serve."""
+    env = os.environ.get("RULEBOOK_URL")
+    if env:
+        return env.rstrip("/") + "/"
+    config = Path(__file__).resolve().parents[1] / "mkdocs.yml"
+    if config.is_file():
+        m = re.search(r"^site_url:\s*(\S+)", config.read_text(encoding="utf-8"), re.M)
+        if m:
+            return m.group(1).rstrip("/") + "/"
+    return DEFAULT_SITE_URL
+
+
+def slug(ruleset_id: str) -> str:
+    return ruleset_id.replace("_", "-")
+
+
+def anchor(rule_id: str) -> str:
+    return rule_id.replace(".", "-").replace("_", "-")
+
+
+def chapter_page(ruleset_id: str, chapter_id: str) -> str:
+    """Path of a chapter page, relative to the site root."""
+    return f"{slug(ruleset_id)}/{chapter_id.replace('_', '-')}/"
+
+
+def page(ruleset_id: str, name: str) -> str:
+    return f"{slug(ruleset_id)}/{name}/"
+
+
+def rule_path(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
+    return f"{chapter_page(ruleset_id, chapter_id)}#{anchor(rule_id)}"
+
+
+def rule_url(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
+    return site_url() + rule_path(ruleset_id, chapter_id, rule_id)

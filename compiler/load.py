@@ -1,0 +1,123 @@
+"""Loading a ruleset: read its `.rules` files, parse each, assemble, check.
+
+A ruleset is a folder under `rules/`. Its files are read in name order; one of
+them holds the `ruleset` header, whose `chapters` list fixes the reading order.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from compiler.check import check_ruleset
+from compiler.diagnostics import CompileError, Diagnostic, SourceMap, did_you_mean
+from compiler.ir import model as m
+from compiler.parse import parse_rules
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+RULES_DIR = REPO_ROOT / "rules"
+
+
+def ruleset_dirs(root: Path = RULES_DIR) -> dict[str, Path]:
+    """Every ruleset folder under `root`, by folder name."""
+    if not root.is_dir():
+        return {}
+    return {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and any(p.glob("*.rules"))}
+
+
+def resolve_ruleset_path(name: str | Path) -> Path:
+    """A ruleset given as a folder, a file inside one, or a name under `rules/`."""
+    path = Path(name)
+    if path.is_file():
+        return path.parent
+    if path.is_dir():
+        return path
+    known = ruleset_dirs()
+    if str(name) in known:
+        return known[str(name)]
+    hint = did_you_mean(str(name), known)
+    raise CompileError([Diagnostic(file=str(name), code="not-found",
+                                   message=f"no ruleset `{name}` (looked in {RULES_DIR})",
+                                   hint=hint or "known rulesets: " + ", ".join(known))])
+
+
+def parse_files(files: list[Path], sources: SourceMap) -> tuple[list[Any], list[Diagnostic]]:
+    items: list[Any] = []
+    diagnostics: list[Diagnostic] = []
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        name = _display(f)
+        sources.add(name, text)
+        try:
+            items.extend(parse_rules(text, name))
+        except CompileError as e:
+            diagnostics.extend(e.diagnostics)
+    return items, diagnostics
+
+
+def assemble(items: list[Any], files: list[str], sources: SourceMap) -> tuple[m.Ruleset, list[Diagnostic]]:
+    """Put top-level items together into one `Ruleset` (unchecked)."""
+    headers = [i for i in items if isinstance(i, m.Ruleset)]
+    diagnostics: list[Diagnostic] = []
+    if not headers:
+        diagnostics.append(Diagnostic(file=files[0] if files else "<ruleset>", code="structure",
+                                      message="no `ruleset NAME { ... }` header in these files"))
+        rs = m.Ruleset(id="unnamed")
+    else:
+        rs = headers[0]
+        for extra in headers[1:]:
+            diagnostics.append(sources.diagnostic(extra.loc, "duplicate",
+                                                  f"a second ruleset header (`{extra.id}`)"))
+    rs.files = files
+    for item in items:
+        if isinstance(item, m.Chapter):
+            rs.chapters.append(item)
+        elif isinstance(item, m.TileSet):
+            rs.tilesets.append(item)
+        elif isinstance(item, m.Term):
+            rs.terms.append(item)
+        elif isinstance(item, m.Ruling):
+            rs.rulings.append(item)
+        elif isinstance(item, m.Example):
+            rs.examples.append(item)
+        elif not isinstance(item, m.Ruleset):
+            rs.decls.append(item)
+    return rs, diagnostics
+
+
+def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic]]:
+    """Parse, assemble and check these files as one ruleset.
+
+    Returns the ruleset, the sources read and the warnings. Raises
+    `CompileError` carrying every error found.
+    """
+    sources = SourceMap()
+    items, diagnostics = parse_files(files, sources)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    rs, diagnostics = assemble(items, [_display(f) for f in files], sources)
+    diagnostics += check_ruleset(rs, sources)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise CompileError(diagnostics)
+    return rs, sources, [d for d in diagnostics if d.severity == "warning"]
+
+
+def load_ruleset_dir(path: Path) -> m.Ruleset:
+    files = sorted(path.glob("*.rules"))
+    if not files:
+        raise CompileError([Diagnostic(file=str(path), code="not-found",
+                                       message="no `.rules` files in this folder")])
+    return load_files(files)[0]
+
+
+def load_ruleset(name: str | Path) -> m.Ruleset:
+    """Load a ruleset by name (`trian-deluxe`) or path."""
+    return load_ruleset_dir(resolve_ruleset_path(name))
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,152 @@
+"""Syntax errors in words.
+
+Lark reports what it saw and which terminals it expected. We turn terminal
+names into words ("a quoted string", "`}`"), add a sentence for the common
+mistakes (matched against known bad examples with `match_examples`), and point
+at the place with a caret.
+"""
+
+from __future__ import annotations
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from compiler.diagnostics import Diagnostic, did_you_mean
+
+# What each named terminal means, for "expected ..." messages.
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "STRING": 'a quoted string ("..." or """...""")',
+    "INT": "a whole number",
+    "MINUS": "`-`",
+    "SIGN": "`+` or `-`",
+    "COMPARE": "a comparison (==, !=, <, <=, >, >=)",
+    "ADD_OP": "`+` or `-`",
+    "MUL_OP": "`*` or `/`",
+    "TYPE_NAME": "a type (player, bool or int)",
+    "MOST": "`most` or `fewest`",
+    "MOMENT": "`start` or `end`",
+    "SOME": "`some`",
+    "NOT": "`not`",
+    "$END": "the end of the file",
+}
+
+# Common mistakes, each with examples that produce it. `match_examples` finds
+# the example whose parser state is the same as the error's, and we print its
+# sentence. A test checks that every example here raises its message.
+SYNTAX_EXAMPLES: dict[str, list[str]] = {
+    "a rule needs an id and a quoted title before its `{`": [
+        'chapter c "C" { rule r { } }',
+        'chapter c "C" { rule { } }',
+    ],
+    "missing `}`: a block was opened and not closed": [
+        'chapter c "C" { rule r "R" { text "x" ',
+        'chapter c "C" {',
+    ],
+    "text must be a quoted string": [
+        'chapter c "C" { text hello }',
+        'chapter c "C" { rule r "R" { text hello } }',
+    ],
+    "an action's parameter is written `choose NAME from COLLECTION`": [
+        'chapter c "C" { rule r "R" { action a "A" { choose x in tiles } } }',
+    ],
+    "a comparison needs a value on both sides": [
+        'chapter c "C" { rule r "R" { action a "A" { require count(tiles) > } } }',
+    ],
+    "a tile face lists its edge labels in brackets: `face a [x, y, z] { ... }`": [
+        'tiles t "T" { tile t1 { face a { x 0 } } }',
+    ],
+    "a segment names an area kind, then the edges it reaches: `nebula 0, 2 with planet`": [
+        'tiles t "T" { tile t1 { face a [x, y, z] { 0, 1 } } }',
+    ],
+    "a prohibition reads `forbid KIND entering SITE when CONDITION`": [
+        'chapter c "C" { rule r "R" { forbid emissary at s when true } }',
+        'chapter c "C" { rule r "R" { forbid emissary entering s true } }',
+    ],
+    "`if` in a statement takes a block in braces: `if COND { ... }`": [
+        'chapter c "C" { rule r "R" { action a "A" { if true return x } } }',
+    ],
+}
+
+
+def _words(parser: Lark, names: set[str]) -> list[str]:
+    terminals = {t.name: t for t in parser.terminals}
+    out: set[str] = set()
+    for name in names:
+        if name in TERMINAL_WORDS:
+            out.add(TERMINAL_WORDS[name])
+            continue
+        term = terminals.get(name)
+        pattern = getattr(getattr(term, "pattern", None), "value", None)
+        if term is not None and type(term.pattern).__name__ == "PatternStr":
+            out.add(f"`{pattern}`")
+        else:
+            out.add(name.lower())
+    return sorted(out)
+
+
+def _keywords(parser: Lark, names: set[str]) -> list[str]:
+    terminals = {t.name: t for t in parser.terminals}
+    words = []
+    for name in names:
+        term = terminals.get(name)
+        if term is not None and type(term.pattern).__name__ == "PatternStr":
+            value = term.pattern.value
+            if value.isidentifier():
+                words.append(value)
+    return words
+
+
+def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str) -> Diagnostic:
+    """One diagnostic for a Lark syntax error."""
+    sentence = error.match_examples(parser.parse, SYNTAX_EXAMPLES, use_accepts=True)
+    line = getattr(error, "line", 0) or 0
+    column = getattr(error, "column", 0) or 0
+    lines = text.splitlines()
+    source_line = lines[line - 1] if 1 <= line <= len(lines) else None
+    hint = None
+    width = 1
+
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        expected = set(error.accepts or error.expected)
+        if token.type == "$END":
+            seen = "the end of the file"
+            line = len(lines) or 1
+            source_line = lines[-1] if lines else ""
+            column = len(source_line) + 1
+        else:
+            seen = f"`{token}`"
+            width = len(str(token))
+            if token.type == "NAME":
+                hint = did_you_mean(str(token), _keywords(parser, expected))
+        what = _words(parser, expected)
+        message = f"unexpected {seen}; expected {_join(what)}"
+    elif isinstance(error, UnexpectedCharacters):
+        ch = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        message = f"unexpected character `{ch}`"
+        allowed = _words(parser, set(error.allowed or ()))
+        if allowed:
+            message += f"; expected {_join(allowed)}"
+        if ch == "'":
+            hint = 'strings are written in double quotes: "..."'
+    elif isinstance(error, UnexpectedEOF):
+        line = len(lines) or 1
+        source_line = lines[-1] if lines else ""
+        column = len(source_line) + 1
+        message = f"the file ends too early; expected {_join(_words(parser, set(error.expected)))}"
+    else:  # pragma: no cover - Lark has no other kinds today
+        message = str(error)
+
+    if sentence:
+        message = f"{sentence} ({message})"
+    return Diagnostic(file=file, line=line, column=column, end_column=column + width,
+                      code="syntax", message=message, hint=hint, source_line=source_line)
+
+
+def _join(items: list[str]) -> str:
+    if not items:
+        return "nothing more"
+    if len(items) <= 6:
+        return ", ".join(items[:-1]) + (" or " if len(items) > 1 else "") + items[-1]
+    return ", ".join(items[:6]) + f" or one of {len(items) - 6} more"
