@@ -267,6 +267,19 @@ class Checker:
     def d_define(self, d: m.Define) -> None:
         pass  # checked first, in check_decls
 
+    def d_look(self, d: m.Look) -> None:
+        import re
+        targets = list(self.sy.kinds) + list(self.sy.edges) + [s.id for s in self.rs.seats]
+        if d.target not in targets:
+            self.report(d.loc, "unknown-name", f"`look` names unknown `{d.target}`",
+                        hint=did_you_mean(d.target, targets))
+        if d.shape not in m.LOOK_SHAPES:
+            self.report(d.loc, "unknown-name", f"unknown shape `{d.shape}`",
+                        hint=did_you_mean(d.shape, m.LOOK_SHAPES) or
+                        "shapes: " + ", ".join(m.LOOK_SHAPES))
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", d.color):
+            self.report(d.loc, "type", f"colour `{d.color}` should be written #rrggbb")
+
     def d_end(self, d: m.EndDecl) -> None:
         self.types.expect(d.cond, {}, "bool", "the end condition")
 

@@ -194,8 +194,9 @@ class StmtCompiler:
             attrs = dict(st.area_attrs.get(root, {}))
             attrs[name] = v
             st.area_attrs[root] = attrs
-            shown = game.seat_name(v) if vtype == "player" and v is not None else v
-            note(env, "set", rule, f"{name} of {game.describe_area(st, root)} is now {shown}",
+            shown = game.seat_id(v) if vtype == "player" and v is not None else v
+            words = game.describe_attribute(st.areas.kind(root), name, v)
+            note(env, "set", rule, f"{game.describe_area(st, root)} is now {words}",
                  area=game.format_area(st, root), attribute=name, value=shown)
         return set_attr
 
@@ -207,9 +208,10 @@ class StmtCompiler:
             st = env.state
             root = st.areas.find(obj(env))
             attrs = dict(st.area_attrs.get(root, {}))
-            attrs.pop(name, None)
+            old = attrs.pop(name, None)
             st.area_attrs[root] = attrs
-            note(env, "cleared", rule, f"{game.describe_area(st, root)} has no {name} any more",
+            words = game.describe_attribute(st.areas.kind(root), name, old, cleared=True)
+            note(env, "cleared", rule, f"{game.describe_area(st, root)} is {words}",
                  area=game.format_area(st, root), attribute=name)
         return clear
 

@@ -62,6 +62,8 @@ class Game:
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         self.seats = ruleset.seats
+        self.looks: dict[str, tuple[str, str]] = {
+            d.target: (d.shape, d.color) for d in decls if isinstance(d, m.Look)}
         self.rules = ruleset.rule_index()
 
         self.expr = ExprCompiler(self)
@@ -109,6 +111,23 @@ class Game:
             if a.name == name:
                 return {"player": None, "bool": False, "int": 0}[a.type]
         return None
+
+    def attribute(self, area_kind: str, name: str) -> m.AttributeDecl | None:
+        decl = self.kinds[area_kind][1]
+        return next((a for a in decl.attributes if a.name == name), None)
+
+    def describe_attribute(self, area_kind: str, name: str, value: Any, *, cleared: bool = False
+                           ) -> str:
+        """"controlled by Xemh", "no longer settled": how a change of attribute reads."""
+        decl = self.attribute(area_kind, name)
+        shown = self.seat_name(value) if decl and decl.type == "player" and value is not None \
+            else value
+        if decl is None or decl.phrase is None:
+            return f"no longer with a {name}" if cleared else f"with {name} {shown}"
+        text = decl.phrase.replace("{value}", str(shown))
+        if cleared or (decl.type == "bool" and not value):
+            return f"no longer {text}"
+        return text
 
     def area_holds(self, area_kind: str, resource: str) -> bool:
         return resource in self.kinds[area_kind][1].holds

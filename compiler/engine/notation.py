@@ -130,7 +130,8 @@ class Notation:
             action = self.game.actions[aid]
             try:
                 values = tuple((p.name, self.read(st, m.group(p.name), p.type))
-                               for p in action.params if m.group(p.name) is not None)
+                               for p in action.params
+                               if p.name in rx.groupindex and m.group(p.name) is not None)
             except NotationError as e:
                 matched_errors.append(str(e))
                 continue

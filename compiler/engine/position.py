@@ -199,10 +199,13 @@ class Position:
         action = game.actions[move.action]
         offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
         if not offers:
+            # Not open in this step; say also what the action's own rules say of
+            # the move, which is usually why the step has moved on.
+            also = [self._breach(action, v) for v in check(game, st, action, dict(move.values))]
             return self._refuse(text, action, [Breach(
                 rule=self.rules.cite(step.rule), code="unavailable",
                 message=f"“{action.decl.title}” is not possible now: it is turn "
-                        f"{st.turn.number}, step “{step.title}”" + self._open_now())])
+                        f"{st.turn.number}, step “{step.title}”" + self._open_now())] + also)
         best: list[Violation] | None = None
         for src, fixed in offers:
             values = dict(move.values)

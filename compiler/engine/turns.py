@@ -42,7 +42,8 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     full = step.mode in ("must_one", "may_one") and st.turn.taken >= 1
     if step.mode != "automatic" and not full:
         out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
-    out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+        # `also` actions stand beside the step's own, without using it up.
+        out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
     for i, g in enumerate(st.turn.grants):
         fixed = {k: _resolve(st, v) for k, v in g.bindings}
         out += [(game.actions[a], i, fixed) for a in g.actions]

@@ -163,8 +163,16 @@ class English:
             return self.e_is_kind(inner, negate=True)
         if isinstance(inner, n.Attr) and inner.name in ("covered", "closed"):
             return f"{self(inner.obj)} is not {inner.name}"
+        if isinstance(inner, n.Call) and inner.func == "placeable" and not inner.defined:
+            return f"{self(inner.args[0])} fits nowhere"
         if isinstance(inner, n.Call) and inner.defined:
             return f"not: {self(inner)}"
+        if isinstance(inner, n.Logic) and inner.op == "or" and all(
+                isinstance(i, n.IsKind) and not i.negated for i in inner.items) and len(
+                {self(i.value) for i in inner.items}) == 1:  # type: ignore[attr-defined]
+            subject = self(inner.items[0].value)  # type: ignore[attr-defined]
+            kinds = [article(self.v.one(i.kind)) for i in inner.items]  # type: ignore[attr-defined]
+            return f"{subject} is not " + ", ".join(kinds[:-1]) + f" or {kinds[-1]}"
         return f"not ({self(inner)})"
 
     def e_compare(self, node: n.Compare) -> str:
@@ -174,7 +182,7 @@ class English:
             if node.op == ">" and right.value == 0:
                 return f"there is at least one of {what}"
             if node.op == "==" and right.value == 0:
-                return f"there are none of {what}"
+                return f"there are no {what.removeprefix('the ')}"
             if node.op == "==" and right.value == 1:
                 return f"there is exactly one of {what}"
             if node.op == ">" and right.value == 1:
@@ -185,6 +193,12 @@ class English:
             kind = left.args[1].id  # type: ignore[attr-defined]
             owner = "your" if who == "you" else _possessive(who)
             return f"{owner} supply has {article(self.v.one(kind))}"
+        if isinstance(left, n.Attr) and left.name in self.v.plural and isinstance(right, n.Number) \
+                and right.value == 0 and node.op in (">", "=="):
+            owner = self(left.obj)
+            if node.op == ">":
+                return f"{owner} holds at least one {self.v.one(left.name)}"
+            return f"{owner} holds no {self.v.many(left.name)}"
         return f"{self(left)} {OPS[node.op]} {self(right)}"
 
     def e_is_kind(self, node: n.IsKind, negate: bool = False) -> str:

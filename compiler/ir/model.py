@@ -51,6 +51,8 @@ class FeatureKind(Decl):
 class AttributeDecl(Node):
     name: str
     type: Literal["player", "bool", "int"]
+    # How consequences describe it: "the area is now <phrase>"; {value} is the value.
+    phrase: str | None = None
     reset_each_turn: bool = False
 
 
@@ -197,11 +199,24 @@ class WinnerDecl(Decl):
     order: list[Tiebreak]
 
 
+LOOK_SHAPES = ("fill", "line", "band", "color", "circle", "ring", "square", "diamond", "hexagon",
+               "star", "gear", "triangle", "cross")
+
+
+class Look(Decl):
+    """How the rulebook draws something: `look nebula: fill "#6b3fa0"`."""
+
+    decl: Literal["look"] = "look"
+    target: str
+    shape: str
+    color: str
+
+
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
         ScoreDecl, SupplyTable, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
-        Forbid, Trigger, Define, EndDecl, WinnerDecl,
+        Forbid, Trigger, Define, EndDecl, WinnerDecl, Look,
     ],
     Field(discriminator="decl"),
 ]

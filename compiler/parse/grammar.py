@@ -30,5 +30,4 @@ def record_parser() -> Lark:
         parser="lalr",
         propagate_positions=True,
         maybe_placeholders=False,
-        strict=True,
     )

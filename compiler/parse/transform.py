@@ -192,8 +192,11 @@ class ToIR(Transformer):
         return _Tagged("holds", [str(x) for x in c])
 
     def attribute(self, meta: Meta, c: list[Any]) -> m.AttributeDecl:
+        phrase = next((unquote(x) for x in c[2:] if isinstance(x, Token) and x.type == "STRING"),
+                      None)
         return m.AttributeDecl(name=str(c[0]), type=str(c[1]),  # type: ignore[arg-type]
-                               reset_each_turn=len(c) > 2, loc=self._loc(meta))
+                               phrase=phrase, reset_each_turn=any(x is True for x in c[2:]),
+                               loc=self._loc(meta))
 
     def reset(self, meta: Meta, c: list[Any]) -> bool:
         return True
@@ -275,6 +278,9 @@ class ToIR(Transformer):
 
     def tiebreak(self, meta: Meta, c: list[Any]) -> m.Tiebreak:
         return m.Tiebreak(direction=str(c[0]), expr=c[1], loc=self._loc(meta))  # type: ignore[arg-type]
+
+    def look_decl(self, meta: Meta, c: list[Any]) -> m.Look:
+        return m.Look(target=str(c[0]), shape=str(c[1]), color=unquote(c[2]), loc=self._loc(meta))
 
     def define(self, meta: Meta, c: list[Any]) -> m.Define:
         params = next((x for x in c if isinstance(x, list)), [])

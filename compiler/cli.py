@@ -1,0 +1,308 @@
+"""`rulebook`: the command line.
+
+    rulebook check FILE...                  parse and check rules files
+    rulebook compile RULESET --json         the compiled IR
+    rulebook build                          compile, verify every example, write and build the site
+    rulebook serve                          the same, then a live preview
+    rulebook moves RULESET POSITION         the legal moves, in notation
+    rulebook adjudicate RULESET POSITION MOVE
+    rulebook replay RULESET RECORD
+    rulebook play RULESET --players N --seed S
+    rulebook bench RULESET
+    rulebook schema                         the JSON Schema of position files
+
+POSITION is a position file (`.json`) or a game record (anything else): the
+position after the record. `-` reads standard input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from compiler.diagnostics import CompileError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
+                  help="Rules language, adjudicating engine and rulebook generator.")
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    err.print(message, markup=False)
+    raise typer.Exit(code)
+
+
+def _rules(name: str) -> Any:
+    from compiler.engine.position import Rules
+    from compiler.load import load_ruleset
+    try:
+        return Rules(load_ruleset(name))
+    except CompileError as e:
+        _fail(str(e))
+
+
+def _read(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    p = Path(path)
+    if not p.is_file():
+        _fail(f"{path}: no such file")
+    return p.read_text(encoding="utf-8"), path
+
+
+def _position(rules: Any, path: str) -> Any:
+    """A position from a JSON position file or a game record."""
+    from compiler.engine.formats import PositionError, PositionModel, position_from_model
+    from compiler.engine.records import RecordError, parse_record, replay
+    from compiler.engine.scenario import settled
+    from pydantic import ValidationError
+    text, name = _read(path)
+    if name.endswith(".json") or text.lstrip().startswith("{"):
+        try:
+            model = PositionModel.model_validate_json(text)
+            return settled(position_from_model(rules, model))
+        except ValidationError as e:
+            lines = [f"{name}: not a valid position file:"]
+            for problem in e.errors():
+                where = ".".join(str(x) for x in problem["loc"]) or "(top)"
+                lines.append(f"  {where}: {problem['msg']}")
+            _fail("\n".join(lines))
+        except PositionError as e:
+            _fail("\n".join([f"{name}: this position cannot be on a table:"] +
+                            [f"  {p}: {m}" for p, m in e.problems]))
+    try:
+        return replay(rules, parse_record(text, name))
+    except RecordError as e:
+        _fail(str(e))
+
+
+# ------------------------------------------------------------------- authoring
+
+
+@app.command()
+def check(files: Annotated[list[Path], typer.Argument(help="Rules files or ruleset folders.")],
+          examples: Annotated[bool, typer.Option(help="Also run every worked example.")] = True
+          ) -> None:
+    """Parse and check rules files; report every error with its place and a hint."""
+    from compiler.load import load_files
+    groups: dict[Path, list[Path]] = {}
+    for f in files:
+        if f.is_dir():
+            groups.setdefault(f, []).extend(sorted(f.glob("*.rules")))
+        elif f.is_file():
+            # A file is checked with the rest of its ruleset, so names resolve.
+            folder = f.parent
+            groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
+        else:
+            _fail(f"{f}: no such file or folder")
+    failed = False
+    for folder, group in groups.items():
+        group = sorted(set(group))
+        try:
+            ruleset, _, warnings = load_files(group)
+        except CompileError as e:
+            err.print(str(e), markup=False)
+            failed = True
+            continue
+        for w in warnings:
+            err.print(w.render(), markup=False)
+        bad = 0
+        if examples:
+            bad = _run_examples(ruleset)
+            failed = failed or bad > 0
+        if not bad:
+            out.print(f"{folder}: ruleset [bold]{ruleset.id}[/] is correct "
+                      f"({len(ruleset.all_rules())} rules, {len(ruleset.examples)} examples"
+                      f"{', all verified' if examples else ''})")
+    if failed:
+        raise typer.Exit(1)
+
+
+def _run_examples(ruleset: Any) -> int:
+    from compiler.engine.position import Rules
+    from compiler.engine.scenario import run_example
+    rules = Rules(ruleset)
+    bad = 0
+    for ex in ruleset.examples:
+        result = run_example(rules, ex)
+        if not result.ok:
+            bad += 1
+            loc = ex.loc
+            where = f"{loc.file}:{loc.line}:{loc.column}" if loc else ruleset.id
+            err.print(f"{where}: error: example `{ex.id}` disagrees with the engine [example]",
+                      markup=False)
+            for f in result.failures:
+                err.print(f"    {f}", markup=False)
+    return bad
+
+
+@app.command("compile")
+def compile_(ruleset: str,
+             as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON.")] = False
+             ) -> None:
+    """Compile a ruleset; with --json, print the complete IR."""
+    from compiler.load import load_ruleset
+    try:
+        rs = load_ruleset(ruleset)
+    except CompileError as e:
+        _fail(str(e))
+    if as_json:
+        print(rs.model_dump_json(indent=2, exclude_none=True))
+    else:
+        out.print(f"{rs.id}: {len(rs.all_rules())} rules, {len(rs.all_decls())} declarations, "
+                  f"{len(rs.tiles())} tiles, {len(rs.examples)} examples, "
+                  f"{len(rs.rulings)} rulings")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of position files."""
+    from compiler.engine.formats import position_schema
+    print(json.dumps(position_schema(), indent=2))
+
+
+# ---------------------------------------------------------------------- the site
+
+
+@app.command()
+def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.")] = True
+          ) -> None:
+    """Compile every ruleset, verify every example, write the pages, run `mkdocs build`."""
+    from compiler.rulebook.build import BuildError, build_site
+    try:
+        build_site(strict=strict, console=out)
+    except BuildError as e:
+        _fail(str(e))
+
+
+@app.command()
+def serve(port: int = 8000) -> None:
+    """Build the rulebook, then serve it with live preview."""
+    from compiler.rulebook.build import BuildError, build_site, serve_site
+    try:
+        build_site(strict=True, console=out)
+    except BuildError as e:
+        _fail(str(e))
+    serve_site(port)
+
+
+# -------------------------------------------------------------------- the game
+
+
+@app.command()
+def moves(ruleset: str, position: str,
+          as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the legal moves in a position, in notation."""
+    rules = _rules(ruleset)
+    pos = _position(rules, position)
+    found = [pos.notation(m) for m in pos.legal_moves()]
+    if as_json:
+        print(json.dumps({"situation": pos.situation().model_dump(), "moves": found}, indent=2))
+        return
+    s = pos.situation()
+    if pos.finished:
+        out.print("The game is over: " + ", ".join(f"{k} {v}" for k, v in s.scores.items()))
+        return
+    out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
+    for text in found:
+        print(text)
+
+
+@app.command()
+def adjudicate(ruleset: str, position: str,
+               move: Annotated[str, typer.Argument(help="A move, or several separated by `;`.")],
+               as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Judge a move: LEGAL or ILLEGAL, the rules that decide it, and what follows."""
+    rules = _rules(ruleset)
+    pos = _position(rules, position)
+    ruling = pos.adjudicate(move)
+    if as_json:
+        print(ruling.model_dump_json(indent=2))
+    else:
+        print(ruling.render())
+    raise typer.Exit(0 if ruling.verdict == "LEGAL" else 2)
+
+
+@app.command()
+def replay(ruleset: str, record: str,
+           upto: Annotated[Optional[int], typer.Option(help="Stop after N turn lines.")] = None,
+           as_json: Annotated[bool, typer.Option("--json", help="The position as JSON.")] = False
+           ) -> None:
+    """Replay a game record; print the position reached, with scores."""
+    from compiler.engine.formats import from_state
+    from compiler.engine.records import RecordError, parse_record
+    from compiler.engine.records import replay as do_replay
+    rules = _rules(ruleset)
+    text, name = _read(record)
+    try:
+        pos = do_replay(rules, parse_record(text, name), upto)
+    except RecordError as e:
+        _fail(str(e))
+    if as_json:
+        print(from_state(rules, pos.state).model_dump_json(indent=2, exclude_none=True))
+        return
+    s = pos.situation()
+    state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
+    out.print(f"{len(pos.state.board)} tiles on the board; {state}")
+    table = Table("seat", "score", *[k.id for k in rules.game.piece_kinds], title="Scores")
+    for i in range(pos.state.players):
+        seat = rules.game.seat_id(i)
+        table.add_row(seat + (" (winner)" if seat in pos.winners() else ""), str(s.scores[seat]),
+                      *[str(pos.state.supply[i].get(k.id, 0)) for k in rules.game.piece_kinds])
+    out.print(table)
+
+
+@app.command()
+def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+         seed: Annotated[int, typer.Option(help="Seed for the shuffle and the moves.")] = 1,
+         games: Annotated[int, typer.Option(help="How many games.")] = 1,
+         save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None
+         ) -> None:
+    """Play random legal games: one prints its record; several print a summary."""
+    from compiler.engine.random_play import random_game
+    from compiler.engine.records import write_record
+    rules = _rules(ruleset)
+    table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
+    for g in range(games):
+        t0 = time.perf_counter()
+        final, history = random_game(rules, players, seed + g)
+        record = write_record(history, final)
+        if save is not None:
+            save.mkdir(parents=True, exist_ok=True)
+            (save / f"game-{seed + g}.record").write_text(record, encoding="utf-8")
+        if games == 1:
+            print(record, end="")
+        else:
+            table.add_row(str(g + 1), str(seed + g), str(final.state.turn.number),
+                          str(len(history.moves)),
+                          " ".join(f"{k}:{v}" for k, v in final.scores().items()),
+                          " ".join(final.winners()), f"{time.perf_counter() - t0:.2f}")
+    if games > 1:
+        out.print(table)
+
+
+@app.command()
+def bench(ruleset: str, games: int = 30, players: int = 4) -> None:
+    """Measure: games per second, time per move early and late, adjudication, compile time."""
+    from compiler.engine.bench import run_bench
+    report = run_bench(ruleset, games=games, players=players)
+    table = Table("measure", "value", title=f"Benchmark: {ruleset}")
+    for k, v in report.items():
+        table.add_row(k, v)
+    out.print(table)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

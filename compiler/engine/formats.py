@@ -1,0 +1,498 @@
+"""Positions as files: the table as players see it, in JSON.
+
+`PositionModel` is the boundary: a position file is validated against it
+(its JSON Schema is published in the rulebook), then against the rules: tiles
+must match edge to edge and form one group, pieces must stand on real sites
+and stack as declared, and every piece and marker must be accounted for.
+Every problem is reported with the JSON path where it was found.
+
+Stacks are listed top first; `null` stands for a tile nobody has seen yet.
+Omitted supplies, pool and stacks are derived from the set-up.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compiler.engine.effects import put
+from compiler.engine.evaluate import Env
+from compiler.engine.state import Grant, Pending, State, Turn
+
+if TYPE_CHECKING:
+    from compiler.engine.position import Position, Rules
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TileAt(_Model):
+    at: str = Field(description="Cell, as `x,y`.", examples=["1,0"])
+    tile: str = Field(description="Tile id from the catalogue.")
+    face: str = Field(description="Which face is up.")
+    rotation: int = Field(0, ge=0, description="How the tile is turned (0, 1, 2 ...).")
+
+
+class PieceAt(_Model):
+    kind: str = Field(description="Piece kind, as declared in the ruleset.")
+    owner: str = Field(description="Seat id of the owner.")
+    at: str = Field(description="Site, as `x,y:site`. Pieces on one site stack in list order, "
+                                "bottom first.", examples=["1,0:nebula"])
+
+
+class AreaState(_Model):
+    at: str = Field(description="Any site of the area, as `x,y:site`.")
+    attributes: dict[str, str | int | bool | None] = Field(
+        default_factory=dict, description="Declared area attributes; players by seat id.")
+    resources: dict[str, int] = Field(default_factory=dict)
+
+
+class PlayerState(_Model):
+    seat: str = Field(description="Seat id; the list is in playing order.")
+    supply: dict[str, int] | None = Field(
+        None, description="Pieces off the board; omitted: the set-up amount minus those on it.")
+    resources: dict[str, int] = Field(default_factory=dict, description="Score, markers held...")
+
+
+class GrantState(_Model):
+    actions: list[str]
+    remaining: int = 1
+    bindings: dict[str, str] = Field(default_factory=dict)
+    rule: str | None = None
+
+
+class PendingState(_Model):
+    step: str
+    trigger: str = Field(description="`RULE#N`: the Nth triggered declaration of that rule.")
+    bindings: dict[str, str | int | None] = Field(default_factory=dict)
+
+
+class TurnState(_Model):
+    number: int = Field(1, ge=1)
+    player: str
+    step: str
+    taken: int = Field(0, ge=0, description="Actions already taken in this step.")
+    placed: str | None = Field(None, description="Cell of the tile laid this turn.")
+    grants: list[GrantState] = Field(default_factory=list)
+    pending: list[PendingState] = Field(default_factory=list)
+
+
+class PositionModel(_Model):
+    """A game position, as a table shows it."""
+
+    format: Literal["rulebook-position"] = "rulebook-position"
+    ruleset: str
+    players: list[PlayerState]
+    tiles: list[TileAt] = Field(default_factory=list)
+    pieces: list[PieceAt] = Field(default_factory=list)
+    areas: list[AreaState] = Field(default_factory=list)
+    pool: dict[str, int] | None = None
+    stacks: list[list[str | None]] | None = None
+    discarded: list[str] = Field(default_factory=list)
+    turn: TurnState
+    finished: bool = False
+
+
+class PositionError(ValueError):
+    """A position file that cannot be a real table, with every reason found."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(f"{path}: {msg}" for path, msg in problems))
+
+
+# ------------------------------------------------------------------ to state
+
+
+def to_state(rules: Rules, model: PositionModel) -> State:
+    """Build engine state from a position model, or raise `PositionError`."""
+    builder = _Builder(rules, model)
+    state = builder.build()
+    if builder.problems:
+        raise PositionError(builder.problems)
+    return state
+
+
+class _Builder:
+    def __init__(self, rules: Rules, model: PositionModel) -> None:
+        self.rules = rules
+        self.game = rules.game
+        self.m = model
+        self.problems: list[tuple[str, str]] = []
+
+    def bad(self, path: str, msg: str) -> None:
+        self.problems.append((path, msg))
+
+    def cell(self, path: str, text: str) -> Any:
+        try:
+            return self.game.lattice.parse_cell(text)
+        except ValueError:
+            self.bad(path, f"{text!r} is not a cell (write x,y)")
+            return None
+
+    def site(self, st: State, path: str, text: str) -> Any:
+        if ":" not in text:
+            self.bad(path, f"{text!r} is not a site (write x,y:name)")
+            return None
+        c, name = text.split(":", 1)
+        cell = self.cell(path, c)
+        if cell is None:
+            return None
+        if cell not in st.board:
+            self.bad(path, f"there is no tile at {c}")
+            return None
+        card, face, _ = st.board[cell]
+        sites = self.game.catalogue.faces[(card, face)].sites
+        if name not in sites:
+            self.bad(path, f"{card} {face} has no site `{name}` (it has: {', '.join(sites)})")
+            return None
+        return (cell, name)
+
+    def seat(self, path: str, name: str, n: int) -> int | None:
+        i = self.game.seat_index(name, n)
+        if i is None:
+            known = [self.game.seat_id(k) for k in range(n)]
+            self.bad(path, f"no seat {name!r} (seats: {', '.join(known)})")
+        return i
+
+    def build(self) -> State:
+        g, m, rs = self.game, self.m, self.rules.ruleset
+        if m.ruleset.replace("-", "_") != rs.id:
+            self.bad("ruleset", f"this position is for {m.ruleset!r}, not {rs.id!r}")
+        n = len(m.players)
+        if not rs.players_min <= n <= rs.players_max:
+            self.bad("players", f"{n} players; the game takes {rs.players_min} to {rs.players_max}")
+            n = max(min(n, rs.players_max), rs.players_min)
+        st = State(n)
+        seats = [p.seat for p in m.players]
+        for i, s in enumerate(seats):
+            if g.seat_index(s, n) != i:
+                self.bad(f"players[{i}].seat", f"seat {s!r} is not seat {i + 1} of this game "
+                         f"(seats in order: {', '.join(g.seat_id(k) for k in range(n))})")
+        self._tiles(st)
+        self._pieces(st, n)
+        self._resources(st, n)
+        self._areas(st)
+        self._stacks(st)
+        self._turn(st, n)
+        st.finished = m.finished
+        return st
+
+    def _tiles(self, st: State) -> None:
+        g = self.game
+        placed: dict[Any, tuple[str, str, int, str]] = {}
+        seen_cards: set[str] = set()
+        for i, t in enumerate(self.m.tiles):
+            path = f"tiles[{i}]"
+            cell = self.cell(f"{path}.at", t.at)
+            if t.tile not in g.catalogue.card_faces:
+                self.bad(f"{path}.tile", f"there is no tile {t.tile!r} in this game")
+                continue
+            if (t.tile, t.face) not in g.catalogue.faces:
+                self.bad(f"{path}.face", f"{t.tile} has faces {', '.join(g.catalogue.card_faces[t.tile])}")
+                continue
+            if t.rotation >= g.lattice.rotations:
+                self.bad(f"{path}.rotation", f"rotations go from 0 to {g.lattice.rotations - 1}")
+                continue
+            if t.tile in seen_cards:
+                self.bad(f"{path}.tile", f"{t.tile} is on the board twice")
+            seen_cards.add(t.tile)
+            if cell is None:
+                continue
+            if cell in placed:
+                self.bad(f"{path}.at", f"two tiles at {t.at}")
+                continue
+            placed[cell] = (t.tile, t.face, t.rotation, path)
+        if not placed:
+            return
+        # Lay tiles outward from the first, so areas build as in play; check each edge.
+        start = g.first_cell if g.first_cell in placed else min(placed, key=lambda c: (c[1], c[0]))
+        order, seen, todo = [], {start}, deque([start])
+        while todo:
+            c = todo.popleft()
+            order.append(c)
+            for nb in g.lattice.neighbours(c):
+                if nb in placed and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        for c in placed:
+            if c not in seen:
+                self.bad(f"{placed[c][3]}.at", f"the tile at {g.lattice.format_cell(c)} does not "
+                                               f"touch the others")
+        env = Env(g, st)
+        from compiler.kernel.tiles import mismatches
+        for c in order:
+            card, face, rot, path = placed[c]
+            bad = mismatches(g.catalogue, st.board, card, face, c, rot, g.match)
+            if bad:
+                self.bad(path, "edges do not match: " + "; ".join(bad))
+            st.own_geometry()
+            st.board[c] = (card, face, rot)
+            st.frontier.lay(g.lattice, st.board, g.catalogue, c)
+            _, merges = st.areas.lay(g.lattice, st.board, g.catalogue, c)
+        del env
+
+    def _pieces(self, st: State, n: int) -> None:
+        g = self.game
+        on_board: list[dict[str, int]] = [{} for _ in range(n)]
+        for i, p in enumerate(self.m.pieces):
+            path = f"pieces[{i}]"
+            if g.category(p.kind) != "piece":
+                kinds = [k.id for k in g.piece_kinds]
+                self.bad(f"{path}.kind", f"no piece kind {p.kind!r} ({', '.join(kinds)})")
+                continue
+            owner = self.seat(f"{path}.owner", p.owner, n)
+            site = self.site(st, f"{path}.at", p.at)
+            if owner is None or site is None:
+                continue
+            below_kind = g.kinds[p.kind][1].on
+            stack = st.stack_of(site)
+            if below_kind is not None:
+                top = st.pieces[stack[-1]] if stack else None
+                if top is None or top.kind != below_kind or top.owner != owner:
+                    self.bad(path, f"a {g.title(p.kind)} stands only on its owner's "
+                                   f"{g.title(below_kind)}; list that first")
+            put(st, p.kind, owner, site)
+            on_board[owner][p.kind] = on_board[owner].get(p.kind, 0) + 1
+        setup = g.supply_table.rows.get(n, {}) if g.supply_table else {}
+        for i, pl in enumerate(self.m.players[:n]):
+            if pl.supply is None:
+                supply = {}
+                for kind, total in setup.items():
+                    left = total - on_board[i].get(kind, 0)
+                    if left < 0:
+                        self.bad(f"players[{i}]", f"{g.seat_id(i)} has {on_board[i][kind]} "
+                                                  f"{g.title(kind, True)} on the board; the game "
+                                                  f"gives {total}")
+                    supply[kind] = max(left, 0)
+                st.supply[i] = supply
+            else:
+                for kind, count in pl.supply.items():
+                    if g.category(kind) != "piece":
+                        self.bad(f"players[{i}].supply", f"no piece kind {kind!r}")
+                    elif count + on_board[i].get(kind, 0) != setup.get(kind, 0):
+                        self.bad(f"players[{i}].supply.{kind}",
+                                 f"{count} in supply and {on_board[i].get(kind, 0)} on the board "
+                                 f"make {count + on_board[i].get(kind, 0)}; the game gives "
+                                 f"{setup.get(kind, 0)}")
+                st.supply[i] = {k: v for k, v in pl.supply.items()}
+
+    def _resources(self, st: State, n: int) -> None:
+        g = self.game
+        for i, pl in enumerate(self.m.players[:n]):
+            for res, amount in pl.resources.items():
+                if g.category(res) != "resource":
+                    self.bad(f"players[{i}].resources", f"no resource {res!r}")
+                    continue
+                st.player_res[i][res] = amount
+
+    def _areas(self, st: State) -> None:
+        g = self.game
+        for i, a in enumerate(self.m.areas):
+            path = f"areas[{i}]"
+            site = self.site(st, f"{path}.at", a.at)
+            if site is None:
+                continue
+            root = g.site_area(st, site)
+            kind = st.areas.kind(root)
+            decl = g.kinds[kind][1]
+            declared = {d.name: d.type for d in decl.attributes}
+            attrs = dict(st.area_attrs.get(root, {}))
+            for name, value in a.attributes.items():
+                if name not in declared:
+                    self.bad(f"{path}.attributes.{name}",
+                             f"a {g.title(kind)} has no attribute {name!r}"
+                             + (f" (it has: {', '.join(declared)})" if declared else ""))
+                    continue
+                t = declared[name]
+                if t == "player" and value is not None:
+                    value = self.seat(f"{path}.attributes.{name}", str(value), st.players)
+                elif t == "bool" and not isinstance(value, bool):
+                    value = str(value).lower() in ("true", "yes", "1")
+                elif t == "int" and value is not None:
+                    value = int(value)
+                attrs[name] = value
+            st.area_attrs[root] = attrs
+            res = dict(st.area_res.get(root, {}))
+            for r, amount in a.resources.items():
+                if r not in decl.holds:
+                    self.bad(f"{path}.resources.{r}", f"a {g.title(kind)} cannot hold {r!r}")
+                    continue
+                res[r] = amount
+            st.area_res[root] = res
+        for res in g.resources.values():
+            if res.limit is None:
+                continue
+            held = sum(st.player_res[p].get(res.id, 0) for p in range(st.players)) + \
+                sum(d.get(res.id, 0) for d in st.area_res.values())
+            if self.m.pool is not None and res.id in self.m.pool:
+                st.pool[res.id] = self.m.pool[res.id]
+                if held + self.m.pool[res.id] != res.limit:
+                    self.bad(f"pool.{res.id}", f"{held} held plus {self.m.pool[res.id]} in the pool "
+                                               f"is {held + self.m.pool[res.id]}; there are "
+                                               f"{res.limit}")
+            else:
+                st.pool[res.id] = res.limit - held
+                if held > res.limit:
+                    self.bad("pool", f"{held} {g.title(res.id, True)} are held; there are only "
+                                     f"{res.limit}")
+
+    def _stacks(self, st: State) -> None:
+        g = self.game
+        on_board = {card for card, _, _ in st.board.values()}
+        used = set(on_board) | set(self.m.discarded)
+        for i, card in enumerate(self.m.discarded):
+            if card not in g.catalogue.card_faces:
+                self.bad(f"discarded[{i}]", f"there is no tile {card!r}")
+        st.discarded = list(self.m.discarded)
+        remaining = [c for c in sorted(g.catalogue.card_faces) if c not in used]
+        if self.m.stacks is None:
+            count = g.stacks_decl.count if g.stacks_decl else 1
+            sizes = [len(remaining[i::count]) for i in range(count)]
+            st.stacks = [[None] * size for size in sizes]
+            st.unknown = set(remaining)
+            return
+        named: set[str] = set()
+        for i, stack in enumerate(self.m.stacks):
+            for j, card in enumerate(stack):
+                if card is None:
+                    continue
+                if card not in g.catalogue.card_faces:
+                    self.bad(f"stacks[{i}][{j}]", f"there is no tile {card!r}")
+                elif card in used or card in named:
+                    self.bad(f"stacks[{i}][{j}]", f"{card} is already elsewhere")
+                named.add(card)
+        st.stacks = [list(reversed(s)) for s in self.m.stacks]
+        st.unknown = set(remaining) - named
+        hidden = sum(1 for s in self.m.stacks for c in s if c is None)
+        if hidden > len(st.unknown):
+            self.bad("stacks", f"{hidden} unknown tiles, but only {len(st.unknown)} tiles are "
+                               f"unaccounted for")
+
+    def _turn(self, st: State, n: int) -> None:
+        g, t = self.game, self.m.turn
+        active = self.seat("turn.player", t.player, n)
+        if t.step not in g.step_index:
+            self.bad("turn.step", f"no step {t.step!r} (steps: {', '.join(g.step_index)})")
+        placed = None
+        if t.placed is not None:
+            placed = self.cell("turn.placed", t.placed)
+            if placed is not None and placed not in st.board:
+                self.bad("turn.placed", f"no tile at {t.placed}")
+        grants = []
+        for i, gr in enumerate(t.grants):
+            for a in gr.actions:
+                if a not in g.actions:
+                    self.bad(f"turn.grants[{i}]", f"no action {a!r}")
+            bindings = []
+            for k, v in gr.bindings.items():
+                site = self.site(st, f"turn.grants[{i}].bindings.{k}", v)
+                if site is not None:
+                    root = g.site_area(st, site)
+                    node = st.areas.nodes[root]
+                    bindings.append((k, ("area", node.cell, node.segment)))
+            grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule))
+        pending = []
+        for i, p in enumerate(t.pending):
+            index = trigger_index(self.game, p.trigger)
+            if index is None:
+                self.bad(f"turn.pending[{i}].trigger", f"no triggered rule {p.trigger!r}")
+                continue
+            bindings = []
+            for k, v in p.bindings.items():
+                if isinstance(v, str) and ":" in v:
+                    site = self.site(st, f"turn.pending[{i}].bindings.{k}", v)
+                    if site is not None:
+                        node = st.areas.nodes[g.site_area(st, site)]
+                        bindings.append((k, ("area", node.cell, node.segment)))
+                elif isinstance(v, str):
+                    bindings.append((k, self.seat(f"turn.pending[{i}].bindings.{k}", v, n)))
+                else:
+                    bindings.append((k, v))
+            pending.append(Pending(p.step, index, tuple(bindings)))
+        st.turn = Turn(number=t.number, active=active or 0, step=g.step_index.get(t.step, 0),
+                       taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending))
+        ids = [p.id for p in st.pieces.values()]
+        st.next_id = max(ids, default=0) + 1
+
+
+def trigger_name(game: Any, index: int) -> str:
+    trig = game.triggers[index]
+    same = [t for t in game.triggers if t.rule == trig.rule]
+    return f"{trig.rule}#{same.index(trig) + 1}"
+
+
+def trigger_index(game: Any, name: str) -> int | None:
+    for i in range(len(game.triggers)):
+        if trigger_name(game, i) == name:
+            return i
+    return None
+
+
+# ----------------------------------------------------------------- from state
+
+
+def from_state(rules: Rules, st: State) -> PositionModel:
+    g = rules.game
+    fmt = g.lattice.format_cell
+    players = [PlayerState(seat=g.seat_id(i), supply=dict(st.supply[i]),
+                           resources={k: v for k, v in st.player_res[i].items()})
+               for i in range(st.players)]
+    tiles = [TileAt(at=fmt(c), tile=card, face=face, rotation=rot)
+             for c, (card, face, rot) in sorted(st.board.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    pieces = []
+    for site, stack in sorted(st.stacks_at.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+        for pid in stack:
+            p = st.pieces[pid]
+            pieces.append(PieceAt(kind=p.kind, owner=g.seat_id(p.owner), at=g.format_site(site)))
+    areas = []
+    for root in g.sorted_areas(st, set(st.area_attrs) | set(st.area_res)):
+        attrs = {}
+        kind = st.areas.kind(root)
+        types = {a.name: a.type for a in g.kinds[kind][1].attributes}
+        for k, v in st.area_attrs.get(root, {}).items():
+            if v is None or v == g.attribute_default(kind, k):
+                continue
+            attrs[k] = g.seat_id(v) if types.get(k) == "player" else v
+        res = {k: v for k, v in st.area_res.get(root, {}).items() if v}
+        if attrs or res:
+            areas.append(AreaState(at=g.format_area(st, root), attributes=attrs, resources=res))
+    from compiler.engine.effects import from_ref
+    grants = [GrantState(actions=list(gr.actions), remaining=gr.remaining, rule=gr.rule,
+                         bindings={k: g.format_area(st, from_ref(st, v)) for k, v in gr.bindings})
+              for gr in st.turn.grants]
+    pending = []
+    for p in st.turn.pending:
+        b: dict[str, str | int | None] = {}
+        for k, v in p.bindings:
+            if isinstance(v, tuple) and v and v[0] == "area":
+                b[k] = g.format_area(st, from_ref(st, v))
+            elif isinstance(v, int):
+                b[k] = g.seat_id(v)
+            else:
+                b[k] = v
+        pending.append(PendingState(step=p.step, trigger=trigger_name(g, p.trigger), bindings=b))
+    t = st.turn
+    turn = TurnState(number=t.number, player=g.seat_id(t.active), step=g.steps[t.step].id,
+                     taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
+                     pending=pending)
+    stacks = [list(reversed(s)) for s in st.stacks]
+    return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
+                         areas=areas, pool=dict(st.pool), stacks=stacks,
+                         discarded=list(st.discarded), turn=turn, finished=st.finished)
+
+
+def position_from_model(rules: Rules, model: PositionModel) -> Position:
+    from compiler.engine.position import Position
+    return Position(rules, to_state(rules, model))
+
+
+def position_schema() -> dict[str, Any]:
+    """The JSON Schema of position files, as published in the rulebook."""
+    schema = PositionModel.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Position"
+    return schema
