@@ -112,7 +112,7 @@ def load_ruleset_dir(path: Path) -> m.Ruleset:
 
 
 def load_ruleset(name: str | Path) -> m.Ruleset:
-    """Load a ruleset by name (`trian-deluxe`) or path."""
+    """Load a ruleset by name (`my_game`) or path."""
     return load_ruleset_dir(resolve_ruleset_path(name))
 
 

@@ -29,9 +29,16 @@ WORDS = {
 }
 
 
+PLURALS = {
+    "int": "numbers", "bool": "conditions", "player": "players", "piece": "pieces",
+    "site": "sites", "tile": "tiles", "cell": "cells", "card": "tile cards", "face": "faces",
+    "area": "areas", "str": "strings", "any": "things",
+}
+
+
 def words(t: str) -> str:
     if t.startswith("set:"):
-        return f"a collection of {WORDS.get(t[4:], t[4:]).split(' ', 1)[-1]}s"
+        return f"a collection of {PLURALS.get(t[4:], t[4:] + 's')}"
     return WORDS.get(t, t)
 
 
@@ -69,7 +76,7 @@ class TypeChecker:
         return got
 
     def kind_name(self, node: Any, categories: tuple[str, ...], what: str) -> str | None:
-        """A name that must be a kind of one of `categories` (e.g. `supply(p, emissary)`)."""
+        """A name that must be a kind of one of `categories` (e.g. `supply(p, pawn)`)."""
         if not isinstance(node, n.Name):
             self.report(node.loc, "type", f"{what} should be the name of a kind")
             return None

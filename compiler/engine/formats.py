@@ -40,7 +40,7 @@ class PieceAt(_Model):
     kind: str = Field(description="Piece kind, as declared in the ruleset.")
     owner: str = Field(description="Seat id of the owner.")
     at: str = Field(description="Site, as `x,y:site`. Pieces on one site stack in list order, "
-                                "bottom first.", examples=["1,0:nebula"])
+                                "bottom first.", examples=["1,0:lake"])
 
 
 class AreaState(_Model):

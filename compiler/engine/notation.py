@@ -1,10 +1,10 @@
 """Move notation: every move prints as text and parses back (round trip).
 
-Each action declares a template, e.g. `"teleport {e} to {dest}"`; every
+Each action declares a template, e.g. `"jump {p} to {dest}"`; every
 `{param}` is written by its type:
 
-    card, face   t17, a               site     2,-1:nebula
-    cell         2,-1                 piece    emissary@2,-1:nebula
+    card, face   t17, a               site     2,-1:lake
+    cell         2,-1                 piece    pawn@2,-1:lake
     rotation     r2 (the r is part of the template)
     area         any site of it (printed: its first site in reading order)
     player       a seat id            several  pieces separated by spaces

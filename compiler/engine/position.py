@@ -171,6 +171,17 @@ class Position:
             pos = nxt
         return pos
 
+    def play(self, move: str | Move) -> tuple[Position, MoveRuling]:
+        """Apply one move and return the new position with its ruling (consequences included).
+
+        Raises `IllegalMove` if the move is not legal here.
+        """
+        mr, nxt = self._judge(move)
+        if nxt is None:
+            raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict="ILLEGAL", moves=[mr],
+                                     before=self.situation()))
+        return nxt, mr
+
     def end_game(self) -> tuple[Position, list[Effect]]:
         """Run the end of the game now, whatever is left to play (for worked examples)."""
         st = self.state.clone()

@@ -111,8 +111,12 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
     """The position after the record (or after its first `upto` turn lines)."""
     pos = start_of(rules, rec)
     lines = rec.turns if upto is None else rec.turns[:upto]
+    previous = None
     for line in lines:
-        pos = _finish_turn(rec, pos, line.number, line.line)
+        if previous is not None and pos.state.turn.number == previous < line.number:
+            # The previous line ended its turn: pass what is left of it.
+            pos = _finish_turn(rec, pos, previous + 1, line.line)
+        previous = line.number
         if pos.state.turn.number != line.number:
             raise _error(rec, line.line, 1, "turn-number",
                          f"this line is turn {line.number}, but the game is at turn "

@@ -3,7 +3,7 @@
 A step is `must one of` (exactly one action), `may one of` (at most one),
 `may any of` (any number) or `automatic` (none). `also` actions may be taken
 any number of times without using up the step. Granted actions (a trade
-outpost's extra actions, taking emissaries back) are offered until used or
+a bonus space's extra actions, taking pieces back) are offered until used or
 until the step ends.
 
 After every move the engine advances by itself until someone has a real

@@ -105,7 +105,7 @@ class English:
         return f"the {node.name.replace('_', ' ')} of {x}"
 
     def collection(self, node: Any, alias: bool = True) -> str:
-        """`emissary in a of p` -> "p's emissaries in a"."""
+        """`pawn in a of p` -> "p's pawns in a"."""
         if isinstance(node, n.Collection):
             src = node.source
             if isinstance(src, n.Name) and src.ref in ("kind", "builtin"):
@@ -131,17 +131,23 @@ class English:
 
     def e_arith(self, node: n.Arith) -> str:
         symbols = {"+": "+", "-": "−", "*": "×", "/": "÷"}
-        parts = [self._operand(node.first)]
+        multiplying = node.rest[0][0] in "*/"
+        parts = [self._operand(node.first, multiplying)]
         for op, e in node.rest:
-            parts += [symbols[op], self._operand(e)]
+            parts += [symbols[op], self._operand(e, multiplying)]
         return " ".join(parts)
 
-    def _operand(self, node: Any) -> str:
+    def _operand(self, node: Any, multiplying: bool = True) -> str:
+        """Parentheses only where precedence needs them: a sum inside a product."""
         text = self(node)
-        return f"({text})" if isinstance(node, (n.Arith, n.IfExpr)) else text
+        if isinstance(node, n.IfExpr):
+            return f"({text})"
+        if isinstance(node, n.Arith) and multiplying and node.rest[0][0] in "+-":
+            return f"({text})"
+        return text
 
     def e_neg(self, node: n.Neg) -> str:
-        return f"−{self._operand(node.value)}"
+        return f"−{self._operand(node.value, True)}"
 
     def e_logic(self, node: n.Logic) -> str:
         parts = [self._clause(i, node.op) for i in node.items]
@@ -216,7 +222,10 @@ class English:
                f"{self.collection(node.collection)}"
 
     def e_has(self, node: n.Has) -> str:
-        return f"{self(node.value)} has {article(self.v.one(node.kind))}"
+        subject = self(node.value)
+        if (node.value.type or "").startswith("set:"):
+            subject = f"one of {subject}"
+        return f"{subject} has {article(self.v.one(node.kind))}"
 
     def e_if_expr(self, node: n.IfExpr) -> str:
         return f"{self(node.then)} if {self(node.cond)}, otherwise {self(node.otherwise)}"
@@ -237,7 +246,11 @@ class English:
         if f == "sum":
             return f"the sum, over {self.collection(args[0])}, of {self(args[1])}"
         if f == "top":
-            return f"those of {self.collection(args[0])} with the most {self(args[1])}"
+            measure = self(args[1])
+            if measure.startswith("the number of "):
+                return f"those of {self.collection(args[0])} with the most " \
+                       f"{measure.removeprefix('the number of ')}"
+            return f"those of {self.collection(args[0])} for whom {measure} is highest"
         if f in ("min", "max"):
             word = "smallest" if f == "min" else "largest"
             return f"the {word} of {', '.join(self(a) for a in args)}"

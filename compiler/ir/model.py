@@ -204,7 +204,7 @@ LOOK_SHAPES = ("fill", "line", "band", "color", "circle", "ring", "square", "dia
 
 
 class Look(Decl):
-    """How the rulebook draws something: `look nebula: fill "#6b3fa0"`."""
+    """How the rulebook draws something: `look lake: fill "#3b6fa0"`."""
 
     decl: Literal["look"] = "look"
     target: str
@@ -247,6 +247,7 @@ class TileDef(Node):
 class TileSet(Node):
     id: str
     title: str
+    text: str = ""
     tiles: list[TileDef]
 
 

@@ -1,8 +1,8 @@
 """References inside rule prose.
 
-Authors write `[[emissary]]` for a glossary term, `[[emissary|emissaries]]` to
-show another word, `[[rule:closing.nebula]]` for a rule, `[[ruling:first_tile]]`
-and `[[example:nebula_four]]`. `[[page:rulings]]` links to a page the rulebook
+Authors write `[[pawn]]` for a glossary term, `[[pawn|pawns]]` to show
+another word, `[[rule:scoring.lakes]]` for a rule, `[[ruling:first_tile]]`
+and `[[example:big_lake]]`. `[[page:rulings]]` links to a page the rulebook
 generates. The checker validates every target; the rulebook turns each into a
 link (and records the back-link).
 """

@@ -1,7 +1,7 @@
 """Tile faces compiled for play: sites, edge labels, and where a face may be laid.
 
 A face's *sites* are the places a piece can be named by: each segment (named
-by its area kind, `nebula`, then `nebula2`... if the face has several) and each
+by its area kind, `lake`, then `lake2`... if the face has several) and each
 feature (named by its kind, likewise). A feature belongs to the segment it is
 drawn in, so a piece on a feature is in that segment's area.
 

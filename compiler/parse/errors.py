@@ -56,12 +56,12 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "a tile face lists its edge labels in brackets: `face a [x, y, z] { ... }`": [
         'tiles t "T" { tile t1 { face a { x 0 } } }',
     ],
-    "a segment names an area kind, then the edges it reaches: `nebula 0, 2 with planet`": [
+    "a segment names an area kind, then the edges it reaches: `lake 0, 2 with island`": [
         'tiles t "T" { tile t1 { face a [x, y, z] { 0, 1 } } }',
     ],
     "a prohibition reads `forbid KIND entering SITE when CONDITION`": [
-        'chapter c "C" { rule r "R" { forbid emissary at s when true } }',
-        'chapter c "C" { rule r "R" { forbid emissary entering s true } }',
+        'chapter c "C" { rule r "R" { forbid pawn at s when true } }',
+        'chapter c "C" { rule r "R" { forbid pawn entering s true } }',
     ],
     "`if` in a statement takes a block in braces: `if COND { ... }`": [
         'chapter c "C" { rule r "R" { action a "A" { if true return x } } }',

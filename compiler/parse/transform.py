@@ -546,8 +546,9 @@ class ToIR(Transformer):
     # ------------------------------------------------------------- tile sets
 
     def tileset(self, meta: Meta, c: list[Any]) -> m.TileSet:
-        return m.TileSet(id=str(c[0]), title=unquote(c[1]), tiles=list(c[2:]),
-                         loc=self._loc(meta))
+        text = next((x.value for x in c[2:] if isinstance(x, _Tagged)), "")
+        return m.TileSet(id=str(c[0]), title=unquote(c[1]), text=text,
+                         tiles=[x for x in c[2:] if isinstance(x, m.TileDef)], loc=self._loc(meta))
 
     def tile(self, meta: Meta, c: list[Any]) -> m.TileDef:
         return m.TileDef(id=str(c[0]), faces=list(c[1:]), loc=self._loc(meta))

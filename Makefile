@@ -1,0 +1,30 @@
+# Two commands do everything on a fresh machine with Python 3.11:
+#   make rulebook   compile every ruleset, verify every worked example, build the site
+#   make test       run the test suite
+# Each creates the virtual environment .venv first if it is missing or stale.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+.PHONY: rulebook test serve bench clean
+rulebook: $(STAMP)
+	$(VENV)/bin/rulebook build
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest -n auto
+
+serve: $(STAMP)
+	$(VENV)/bin/rulebook serve
+
+bench: $(STAMP)
+	$(VENV)/bin/rulebook bench trian_deluxe
+
+clean:
+	rm -rf build $(VENV)

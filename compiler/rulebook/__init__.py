@@ -1,0 +1,1 @@
+"""The rulebook: Markdown pages for mkdocs, generated from a checked ruleset."""

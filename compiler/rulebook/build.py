@@ -1,0 +1,128 @@
+"""Building the rulebook: compile every ruleset, verify every example, write pages, run mkdocs.
+
+`generate` does the first three and is called by the mkdocs hook on every
+build, so `rulebook build`, `mkdocs build` and `mkdocs serve` agree. A ruleset
+that does not compile, or an example the engine disagrees with, stops the
+build with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from compiler.diagnostics import CompileError
+from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
+
+KEEP = ("assets", "overrides", "README.md")
+
+
+class BuildError(Exception):
+    """The rulebook cannot be built; the message says why."""
+
+
+def generate(docs: Path) -> tuple[list[Any], str]:
+    """Write every generated page into `docs`; return the navigation and a summary line."""
+    from compiler.engine.position import Rules
+    from compiler.engine.random_play import random_game
+    from compiler.engine.records import write_record
+    from compiler.engine.scenario import run_example
+    from compiler.rulebook.pages import RulesetPages, site_index
+
+    problems: list[str] = []
+    books: list[RulesetPages] = []
+    examples = 0
+    for name, path in ruleset_dirs().items():
+        try:
+            rs = load_ruleset_dir(path)
+        except CompileError as e:
+            problems.append(f"ruleset {name} does not compile:\n{e}")
+            continue
+        rules = Rules(rs)
+        results = {ex.id: run_example(rules, ex) for ex in rs.examples}
+        for res in results.values():
+            if not res.ok:
+                loc = res.example.loc
+                where = f"{loc.file}:{loc.line}" if loc else name
+                problems.append(f"{where}: example `{res.example.id}` disagrees with the engine:\n"
+                                + "\n".join(f"    {f}" for f in res.failures))
+        examples += len(results)
+        final, history = random_game(rules, rs.players_max, seed=1)
+        books.append(RulesetPages(rules, results, write_record(history, final)))
+    if problems:
+        raise BuildError("\n".join(problems))
+    pages = [site_index(books)]
+    extra: dict[str, str] = {}
+    nav: list[Any] = [{"Home": "index.md"}]
+    for book in books:
+        pages += book.pages()
+        extra.update(book.extra_files())
+        nav += book.nav()
+    written = {p.path: p.text for p in pages} | extra
+    _sync(docs, written)
+    summary = (f"{len(books)} ruleset(s), {examples} worked examples verified against the engine, "
+               f"{len(pages)} pages")
+    return nav, summary
+
+
+def _sync(docs: Path, files: dict[str, str]) -> None:
+    """Write what changed and delete stale generated files (so live preview does not loop)."""
+    docs.mkdir(parents=True, exist_ok=True)
+    for rel, text in files.items():
+        path = docs / rel
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for path in sorted(docs.rglob("*"), reverse=True):
+        rel = path.relative_to(docs).as_posix()
+        if rel.split("/")[0] in KEEP:
+            continue
+        if path.is_file() and rel not in files:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def build_site(strict: bool = True, console: Any = None) -> Path:
+    """Run the whole build: generate, then `mkdocs build` (strict: any warning fails)."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort, MkDocsException
+
+    started = time.perf_counter()
+    collect = _Collect()
+    log = logging.getLogger("mkdocs")
+    log.addHandler(collect)
+    try:
+        config = load_config(config_file=str(REPO_ROOT / "mkdocs.yml"), strict=strict)
+        build(config)
+    except (Abort, MkDocsException, BuildError) as e:
+        details = "\n".join(collect.messages)
+        raise BuildError(f"{e}\n{details}".strip()) from None
+    finally:
+        log.removeHandler(collect)
+    if strict and collect.messages:
+        raise BuildError("mkdocs warned:\n" + "\n".join(collect.messages))
+    site = Path(config.site_dir)
+    if console is not None:
+        console.print(f"{config.get('extra', {}).get('summary', '')}"
+                      f"rulebook written to {site} in {time.perf_counter() - started:.1f}s")
+    return site
+
+
+def serve_site(port: int = 8000) -> None:
+    from mkdocs.commands.serve import serve
+    serve(config_file=str(REPO_ROOT / "mkdocs.yml"), dev_addr=f"127.0.0.1:{port}",
+          livereload=True)

@@ -1,0 +1,263 @@
+"""The second reading of a rule: its declarations, as the engine reads them.
+
+Under a rule's prose the rulebook shows each declaration of that rule in
+English (conditions, choices, effects), its formulas as MathML, and the
+source lines themselves. All of it is produced from the IR node the engine
+runs, so it cannot drift from what the engine does.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from compiler.ir import model as m
+from compiler.ir import nodes as n
+from compiler.ir.english import English, Vocabulary, article
+from compiler.load import REPO_ROOT
+from compiler.rulebook.links import Index
+
+
+class Formal:
+    def __init__(self, ruleset: m.Ruleset, index: Index) -> None:
+        from compiler.rulebook.mathml import MathML
+        self.rs = ruleset
+        self.ix = index
+        self.vocab = Vocabulary.of(ruleset)
+        self.en = English(self.vocab)
+        self.math = MathML(self.vocab)
+        self.tilesets = {t.id: t for t in ruleset.tilesets}
+        self.steps = [d for d in ruleset.all_decls() if isinstance(d, m.StepDecl)]
+
+    # ------------------------------------------------------------------ box
+
+    def box(self, rule: m.Rule) -> list[str]:
+        """The collapsible "as the engine reads it" box for a rule, or nothing."""
+        decls = [d for d in rule.decls if not isinstance(d, m.Look)]
+        if not decls:
+            return []
+        body: list[str] = []
+        for d in decls:
+            body += self.decl(d, rule)
+            body.append("")
+        source = self.source(decls)
+        if source:
+            body += ["```rules", *source, "```", ""]
+        out = ['??? abstract "As the engine reads it"', ""]
+        out += ["    " + line if line else "" for line in body]
+        return out
+
+    def decl(self, d: Any, rule: m.Rule) -> list[str]:
+        handler = getattr(self, f"d_{d.decl}", None)
+        return handler(d, rule) if handler else []
+
+    def source(self, decls: list[Any]) -> list[str]:
+        lines: list[str] = []
+        for d in decls:
+            loc = d.loc
+            if loc is None:
+                continue
+            path = Path(loc.file)
+            if not path.is_file():
+                path = REPO_ROOT / loc.file
+            if not path.is_file():
+                continue
+            text = path.read_text(encoding="utf-8").splitlines()
+            chunk = text[loc.line - 1:loc.end_line]
+            if chunk:
+                chunk[0] = " " * (loc.column - 1) + chunk[0][loc.column - 1:]
+            lines += textwrap.dedent("\n".join(chunk)).splitlines()
+        return lines
+
+    def cite(self, rule_id: str | None, here: m.Rule) -> str:
+        if not rule_id or rule_id == here.id or rule_id not in self.ix.rules:
+            return ""
+        return f" ({self.ix.rule_link(rule_id)})"
+
+    def formula_lines(self, html: str) -> list[str]:
+        return ["", f'<div class="formula">{html}</div>', ""]
+
+    # ----------------------------------------------------------- the board
+
+    def d_lattice(self, d: m.LatticeDecl, rule: m.Rule) -> list[str]:
+        from compiler.kernel.lattice import LATTICES
+        lat = LATTICES[d.name]
+        return [f"The board is a **{d.name}** grid: each tile has {lat.sides} edges and fits a "
+                f"position in {lat.rotations} ways."]
+
+    def d_edge(self, d: m.EdgeLabel, rule: m.Rule) -> list[str]:
+        return [f"Edge label **{d.id}**: {d.title}."]
+
+    def d_match(self, d: m.MatchDecl, rule: m.Rule) -> list[str]:
+        if d.same:
+            text = "Touching edges must carry the same label."
+            if d.pairs:
+                text += " Also allowed: " + ", ".join(f"{a} with {b}" for a, b in d.pairs) + "."
+            return [text]
+        return ["Touching edges must be one of these pairs: " +
+                ", ".join(f"{a} with {b}" for a, b in d.pairs) + "."]
+
+    def d_feature(self, d: m.FeatureKind, rule: m.Rule) -> list[str]:
+        return [f"Feature **{d.id}**: {d.title}."]
+
+    def d_area(self, d: m.AreaKind, rule: m.Rule) -> list[str]:
+        parts = [f"Area kind **{d.id}** ({d.title}): runs across "
+                 + " and ".join(f"*{e}*" for e in d.crosses) + " edges; closed when none of its "
+                 "edges faces an empty position."]
+        if d.holds:
+            parts.append("It can hold " + ", ".join(self.vocab.many(r) for r in d.holds) + ".")
+        for a in d.attributes:
+            what = a.phrase.replace("{value}", "…") if a.phrase else a.name
+            reset = ", cleared at the end of every turn" if a.reset_each_turn else ""
+            parts.append(f"It records *{a.name}* ({a.type}: “{what}”){reset}.")
+        return [" ".join(parts)]
+
+    def d_piece(self, d: m.PieceKind, rule: m.Rule) -> list[str]:
+        on = f"; it is put on top of {article(self.vocab.one(d.on))}" if d.on else ""
+        return [f"Piece kind **{d.id}** ({d.title}){on}."]
+
+    def d_resource(self, d: m.ResourceKind, rule: m.Rule) -> list[str]:
+        amount = f"there are {d.limit} in the game" if d.limit is not None else "unlimited"
+        return [f"Resource **{d.id}** ({self.vocab.many(d.id)}): {amount}."]
+
+    def d_score(self, d: m.ScoreDecl, rule: m.Rule) -> list[str]:
+        return [f"The score is counted in {self.vocab.many(d.resource)}."]
+
+    # ---------------------------------------------------------------- setup
+
+    def d_supply(self, d: m.SupplyTable, rule: m.Rule) -> list[str]:
+        kinds: list[str] = []
+        for row in d.rows.values():
+            for k in row:
+                if k not in kinds:
+                    kinds.append(k)
+        head = "| Players | " + " | ".join(self.vocab.many(k).capitalize() for k in kinds) + " |"
+        sep = "|---|" + "---|" * len(kinds)
+        rows = [f"| {count} | " + " | ".join(str(row.get(k, 0)) for k in kinds) + " |"
+                for count, row in sorted(d.rows.items())]
+        return ["Each player's supply:", "", head, sep, *rows]
+
+    def d_stacks(self, d: m.StacksDecl, rule: m.Rule) -> list[str]:
+        hide = ""
+        if d.hiding:
+            hide = " No tile shows a face with " + " or ".join(
+                article(self.vocab.one(f)) for f in d.hiding) + " on top."
+        return [f"The tiles are shuffled into {d.count} stacks.{hide}"]
+
+    def d_first_tile(self, d: m.FirstTileDecl, rule: m.Rule) -> list[str]:
+        return [f"The first tile is laid at position {d.cell[0]},{d.cell[1]}."]
+
+    def d_use_tiles(self, d: m.UseTiles, rule: m.Rule) -> list[str]:
+        sets = [self.tilesets[t] for t in d.tilesets if t in self.tilesets]
+        return ["The game uses " + "; ".join(f"{s.title} ({len(s.tiles)} tiles)" for s in sets)
+                + ": see the [tile catalogue](catalogue.md)."]
+
+    # ---------------------------------------------------------------- turns
+
+    def d_step(self, d: m.StepDecl, rule: m.Rule) -> list[str]:
+        number = self.steps.index(d) + 1 if d in self.steps else "?"
+        acts = [self.vocab.actions.get(a, a) for a in d.actions]
+        what = {
+            "must_one": "you must take one of: ",
+            "may_one": "you may take one of: ",
+            "may_any": "you may take any number of: ",
+            "automatic": "no choice of action; triggered rules are settled here",
+        }[d.mode]
+        text = f"**Step {number}, {d.title}:** {what}" + (", ".join(acts) if acts else "")
+        if d.also:
+            text += "; and, as often as needed: " + ", ".join(
+                self.vocab.actions.get(a, a) for a in d.also)
+        return [text + "."]
+
+    def d_action(self, d: m.Action, rule: m.Rule) -> list[str]:
+        written = d.notation or d.id
+        for p in d.params:
+            written = written.replace("{" + p.name + "}", p.name.upper())
+        out = [f"**Action: {d.title}**, written `{written}`."]
+        for p in d.params:
+            some = "one or more of" if p.subset else "one of"
+            out.append(f"- Choose *{p.name}*: {some} {self.en.collection(p.domain)}"
+                       f"{self.cite(p.rule, rule)}.")
+        for r in d.requires:
+            out.append(f"- Only if {self.en(r.cond)}{self.cite(r.rule, rule)}.")
+        out += self.effects(d.effects, rule, "- Then ")
+        return out
+
+    def d_forbid(self, d: m.Forbid, rule: m.Rule) -> list[str]:
+        by = (" by " + " or ".join(f"*{self.vocab.actions.get(a, a)}*" for a in d.actions)) \
+            if d.actions else " by any action"
+        kind = "a piece" if d.kind == "piece" else article(self.vocab.one(d.kind))
+        return [f"**Forbidden**{by}: {kind} may not enter a site *{d.site_var}* when "
+                f"{self.en(d.cond)}."]
+
+    def d_trigger(self, d: m.Trigger, rule: m.Rule) -> list[str]:
+        ev = d.event
+        if ev.type == "closes":
+            what = "an area" if ev.kind == "area" else article(self.vocab.one(ev.kind or ""))
+            head = f"When {what} *{ev.var}* closes"
+        elif ev.type == "laid":
+            head = f"When a tile *{ev.var}* is laid"
+        elif ev.type in ("enters", "leaves"):
+            what = "a piece" if ev.kind == "piece" else article(self.vocab.one(ev.kind or ""))
+            head = f"When {what} *{ev.var}* {ev.type} a site *{ev.site_var}*"
+        else:
+            target = {"game": "the game", "turn": "a turn"}.get(ev.target or "", "")
+            if ev.target == "step":
+                step = next((s for s in self.steps if s.id == ev.step), None)
+                target = f"step “{step.title if step else ev.step}”"
+            head = f"At the {ev.moment} of {target}"
+        if d.defer_to:
+            step = next((s for s in self.steps if s.id == d.defer_to), None)
+            head += f", settled in step “{step.title if step else d.defer_to}”"
+        if d.where is not None:
+            head += f", if {self.en(d.where)}"
+        return [f"**{head}:**"] + self.effects(d.body, rule, "- ")
+
+    def effects(self, body: list[Any], rule: m.Rule, bullet: str) -> list[str]:
+        out: list[str] = []
+        lets: dict[str, Any] = {}
+        for s in body:
+            out.append(f"{bullet}{self.en.stmt(s)}.")
+            out += self._formulas(s, lets)
+            if isinstance(s, n.Let):
+                lets[s.name] = s.value
+        return out
+
+    def _formulas(self, s: Any, lets: dict[str, Any]) -> list[str]:
+        """A formula block for every `give` of a computed amount inside `s`.
+
+        `let` values seen so far are substituted, so a formula reads in full.
+        """
+        if isinstance(s, n.Give) and not isinstance(s.amount, n.Number):
+            return self.formula_lines(self.math.give(s, lets=lets) or "")
+        found: list[str] = []
+        inner = dict(lets)
+        for attr in ("body", "then", "otherwise"):
+            for x in getattr(s, attr, []) or []:
+                found += self._formulas(x, inner)
+                if isinstance(x, n.Let):
+                    inner[x.name] = x.value
+        return found
+
+    def d_define(self, d: m.Define, rule: m.Rule) -> list[str]:
+        name = d.title.replace("{", "").replace("}", "") if d.title else d.id
+        return [f"**Definition:** {name}."] + self.formula_lines(self.math.define(d))
+
+    def d_end(self, d: m.EndDecl, rule: m.Rule) -> list[str]:
+        return [f"**The game ends** at the end of a turn after which {self.en(d.cond)}."]
+
+    def d_winner(self, d: m.WinnerDecl, rule: m.Rule) -> list[str]:
+        out = ["**The winner** is found by these measures, in order (a tie goes to the next):"]
+        for i, t in enumerate(d.order, 1):
+            out.append(f"{i}. the {t.direction} {self._measure(t.expr)}")
+        return out
+
+    def _measure(self, e: Any) -> str:
+        """A per-player measure, where `it` is each player in turn."""
+        if isinstance(e, n.Attr) and isinstance(e.obj, n.Name) and e.obj.id == "it":
+            return self.vocab.many(e.name)
+        if isinstance(e, n.Call) and e.func == "supply" and isinstance(e.args[0], n.Name) \
+                and e.args[0].id == "it":
+            return f"{self.vocab.many(e.args[1].id)} left in supply"  # type: ignore[attr-defined]
+        return self.en(e)

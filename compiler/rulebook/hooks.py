@@ -1,0 +1,24 @@
+"""mkdocs hooks: generate the rulebook's pages from rules/ before every build."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mkdocs.exceptions import Abort
+
+from compiler.rulebook.build import BuildError, generate
+
+log = logging.getLogger("mkdocs.rulebook")
+
+
+def on_config(config: Any) -> Any:
+    try:
+        nav, summary = generate(Path(config.docs_dir))
+    except BuildError as e:
+        raise Abort(f"The rulebook cannot be built:\n{e}") from None
+    config.nav = nav
+    config.extra["summary"] = summary + "; "
+    log.info(summary)
+    return config

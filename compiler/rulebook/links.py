@@ -1,0 +1,146 @@
+"""Turning prose references into links, and keeping the back-links.
+
+Every page of a ruleset lives in one folder, so a link is `page.md#anchor`.
+A glossary link carries the term's definition as its title, which the theme
+shows as a tooltip. Each reference is also recorded, so a rule can list the
+rules that refer to it.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from compiler import links as urls
+from compiler.ir import model as m
+from compiler.ir.prose import GENERATED_PAGES, plain, prose_refs
+
+
+@dataclass
+class Index:
+    """Where every rule, term, ruling and example lives, and who refers to whom."""
+
+    ruleset: m.Ruleset
+    chapter_of: dict[str, str] = field(default_factory=dict)
+    rules: dict[str, m.Rule] = field(default_factory=dict)
+    chapters: dict[str, m.Chapter] = field(default_factory=dict)
+    terms: dict[str, m.Term] = field(default_factory=dict)
+    rulings: dict[str, m.Ruling] = field(default_factory=dict)
+    examples: dict[str, m.Example] = field(default_factory=dict)
+    referenced_by: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    term_uses: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    rulings_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    examples_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    example_home: dict[str, str] = field(default_factory=dict)  # example -> rule it is shown under
+
+    @classmethod
+    def of(cls, rs: m.Ruleset) -> Index:
+        ix = cls(rs)
+        for ch in rs.chapters:
+            ix.chapters[ch.id] = ch
+            stack = list(ch.rules)
+            while stack:
+                r = stack.pop()
+                ix.rules[r.id] = r
+                ix.chapter_of[r.id] = ch.id
+                stack.extend(r.rules)
+        ix.terms = {t.id: t for t in rs.terms}
+        ix.rulings = {r.id: r for r in rs.rulings}
+        ix.examples = {e.id: e for e in rs.examples}
+        for r in rs.all_rules():
+            for ref in prose_refs(r.text):
+                if ref.kind == "rule" and ref.target != r.id:
+                    ix._refer(ref.target, r.id)
+                elif ref.kind == "term":
+                    if r.id not in ix.term_uses[ref.target]:
+                        ix.term_uses[ref.target].append(r.id)
+            for d in r.decls:
+                for cited in _citations(d):
+                    if cited != r.id:
+                        ix._refer(cited, r.id)
+        for ruling in rs.rulings:
+            for rid in ruling.settles:
+                ix.rulings_of[rid].append(ruling.id)
+        for ex in rs.examples:
+            for rid in ex.illustrates:
+                ix.examples_of[rid].append(ex.id)
+            if ex.illustrates:
+                ix.example_home[ex.id] = ex.illustrates[0]
+        return ix
+
+    def _refer(self, target: str, source: str) -> None:
+        if source not in self.referenced_by[target]:
+            self.referenced_by[target].append(source)
+
+    # ------------------------------------------------------------- addresses
+
+    def page_of_rule(self, rule_id: str) -> str:
+        return f"{self.chapter_of[rule_id].replace('_', '-')}.md"
+
+    def rule_link(self, rule_id: str, label: str | None = None) -> str:
+        r = self.rules[rule_id]
+        text = label or f"§{r.number}"
+        title = html.escape(f"{r.number} {r.title}", quote=True)
+        return f'[{text}]({self.page_of_rule(rule_id)}#{urls.anchor(rule_id)} "{title}")'
+
+    def example_link(self, ex_id: str, label: str | None = None) -> str:
+        ex = self.examples[ex_id]
+        home = self.example_home.get(ex_id)
+        page = self.page_of_rule(home) if home else "examples.md"
+        title = html.escape(ex.title, quote=True)
+        return f'[{label or ex.number}]({page}#{example_anchor(ex_id)} "{title}")'
+
+    def ruling_link(self, ruling_id: str, label: str | None = None) -> str:
+        r = self.rulings[ruling_id]
+        title = html.escape(r.title, quote=True)
+        return f'[{label or "ruling " + r.number}](rulings.md#{urls.anchor(ruling_id)} "{title}")'
+
+    def term_link(self, term_id: str, label: str | None = None) -> str:
+        t = self.terms[term_id]
+        tip = html.escape(plain(t.text), quote=True).replace("\n", " ")
+        return f'[{label or t.title}](glossary.md#{urls.anchor(term_id)} "{tip}")'
+
+    def chapter_link(self, chapter_id: str, label: str | None = None) -> str:
+        ch = self.chapters[chapter_id]
+        return f"[{label or ch.number + '. ' + ch.title}]({chapter_id.replace('_', '-')}.md)"
+
+    # ------------------------------------------------------------------ prose
+
+    def prose(self, text: str) -> str:
+        """Rule prose with every `[[...]]` replaced by its Markdown link."""
+        out = []
+        last = 0
+        for ref in prose_refs(text):
+            out.append(text[last:ref.start])
+            out.append(self.link(ref.kind, ref.target, ref.label))
+            last = ref.end
+        out.append(text[last:])
+        return "".join(out)
+
+    def link(self, kind: str, target: str, label: str | None) -> str:
+        if kind == "rule":
+            return self.rule_link(target, label)
+        if kind == "ruling":
+            return self.ruling_link(target, label)
+        if kind == "example":
+            return self.example_link(target, label)
+        if kind == "chapter":
+            return self.chapter_link(target, label)
+        if kind == "page":
+            return f"[{label or GENERATED_PAGES[target]}]({target}.md)"
+        return self.term_link(target, label)
+
+
+def example_anchor(ex_id: str) -> str:
+    return "example-" + urls.anchor(ex_id)
+
+
+def _citations(decl: object) -> list[str]:
+    """Rules a declaration cites with `per RULE` (they refer to that rule)."""
+    out = []
+    for attr in ("params", "requires"):
+        for clause in getattr(decl, attr, []) or []:
+            if getattr(clause, "rule", None):
+                out.append(clause.rule)
+    return out

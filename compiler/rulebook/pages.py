@@ -1,0 +1,522 @@
+"""The rulebook's pages, in Markdown, for one ruleset.
+
+A page per chapter, with every rule under a numbered, linkable heading; its
+prose with links; the box showing how the engine reads it; its rulings,
+examples and back-links. Then the pages every ruleset gets: rulings,
+glossary, worked examples, tile catalogue, and the file formats.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from compiler import links as urls
+from compiler.engine.formats import from_state, position_schema
+from compiler.engine.notation import PATTERNS
+from compiler.engine.position import Position, Rules
+from compiler.engine.scenario import ExampleResult
+from compiler.ir import model as m
+from compiler.ir.prose import plain
+from compiler.rulebook.formal import Formal
+from compiler.rulebook.links import Index, example_anchor
+from compiler.rulebook.svg import board_svg, face_svg
+
+NOTATION_WORDS = {
+    "card": "a tile id, e.g. `t17`", "face": "a face, e.g. `a`", "cell": "a position, `x,y`",
+    "tile": "a position, `x,y`", "int": "a number", "site": "a site, `x,y:name`",
+    "piece": "a piece, `kind@x,y:name`", "area": "any site of the area, `x,y:name`",
+    "player": "a seat id",
+}
+
+
+@dataclass
+class Page:
+    path: str      # relative to the docs folder
+    title: str
+    text: str
+
+
+class RulesetPages:
+    def __init__(self, rules: Rules, results: dict[str, ExampleResult],
+                 sample_record: str | None = None) -> None:
+        self.rules = rules
+        self.rs = rules.ruleset
+        self.game = rules.game
+        self.results = results
+        self.ix = Index.of(self.rs)
+        self.formal = Formal(self.rs, self.ix)
+        self.slug = urls.slug(self.rs.id)
+        self.sample_record = sample_record
+
+    # ------------------------------------------------------------- all pages
+
+    def pages(self) -> list[Page]:
+        out = [self.index_page()]
+        out += [self.chapter_page(ch) for ch in self.rs.chapters]
+        out += [self.rulings_page(), self.glossary_page(), self.examples_page(),
+                self.catalogue_page(), self.formats_page()]
+        return out
+
+    def nav(self) -> list[Any]:
+        title = self.rs.subtitle or self.rs.id
+        entries: list[Any] = [{"Overview": f"{self.slug}/index.md"}]
+        entries += [{f"{ch.number}. {ch.title}": f"{self.slug}/{ch.id.replace('_', '-')}.md"}
+                    for ch in self.rs.chapters]
+        entries += [{"Rulings": f"{self.slug}/rulings.md"},
+                    {"Glossary": f"{self.slug}/glossary.md"},
+                    {"Worked examples": f"{self.slug}/examples.md"},
+                    {"Tile catalogue": f"{self.slug}/catalogue.md"},
+                    {"Positions and records": f"{self.slug}/formats.md"}]
+        return [{f"{self.rs.title}: {title}": entries}]
+
+    def extra_files(self) -> dict[str, str]:
+        files = {f"{self.slug}/position.schema.json": json.dumps(position_schema(), indent=2)}
+        if self.sample_record:
+            files[f"{self.slug}/sample.record"] = self.sample_record
+        return files
+
+    def _page(self, name: str, title: str, lines: list[str]) -> Page:
+        head = ["---", f"title: {json.dumps(title)}", "---", ""]
+        return Page(f"{self.slug}/{name}", title, "\n".join(head + lines).rstrip() + "\n")
+
+    # ------------------------------------------------------------ overview
+
+    def index_page(self) -> Page:
+        rs = self.rs
+        lines = [f"# {rs.title}", "", f"*{rs.subtitle}*" if rs.subtitle else "", ""]
+        lines += [f"For {rs.players_min} to {rs.players_max} players. "
+                  f"Rules version {rs.version}."]
+        if rs.source:
+            lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
+                          f"sentence here is written afresh."]
+        lines += ["", "## Contents", ""]
+        for ch in rs.chapters:
+            lines.append(f"{ch.number}. {self.ix.chapter_link(ch.id, ch.title)}")
+            for r in ch.rules:
+                lines.append(f"    - {self.ix.rule_link(r.id, r.number + ' ' + r.title)}")
+        lines += ["", "## Also in this rulebook", "",
+                  f"- [Rulings](rulings.md): the {len(rs.rulings)} places where the printed "
+                  f"rules left a question, and how we settle it.",
+                  "- [Glossary](glossary.md): every term, with a short definition.",
+                  f"- [Worked examples](examples.md): {len(rs.examples)} examples, each one played "
+                  f"against the engine when this book was built.",
+                  f"- [Tile catalogue](catalogue.md): all {len(rs.tiles())} tiles, both faces.",
+                  "- [Positions and records](formats.md): how to describe a table or a whole game "
+                  "to the engine, and ask it for a ruling."]
+        steps = [d for d in rs.all_decls() if isinstance(d, m.StepDecl)]
+        if steps:
+            lines += ["", "## A turn in brief", ""]
+            for i, s in enumerate(steps, 1):
+                lines.append(f"{i}. **{s.title}** ({self.ix.rule_link(s.rule) if s.rule else ''})")
+        return self._page("index.md", rs.subtitle or rs.title, lines)
+
+    # ------------------------------------------------------------ chapters
+
+    def chapter_page(self, ch: m.Chapter) -> Page:
+        lines = [f"# {ch.number}. {ch.title}", ""]
+        if ch.text:
+            lines += [self.ix.prose(ch.text), ""]
+        for r in ch.rules:
+            lines += self.rule_section(r, 2)
+        return self._page(f"{ch.id.replace('_', '-')}.md", f"{ch.number}. {ch.title}", lines)
+
+    def rule_section(self, r: m.Rule, depth: int) -> list[str]:
+        hashes = "#" * min(depth, 6)
+        lines = [f"{hashes} {r.number} {r.title} {{ #{urls.anchor(r.id)} }}", ""]
+        if r.text:
+            lines += [self.ix.prose(r.text), ""]
+        lines += self.formal.box(r)
+        lines += self.meta(r)
+        for ex_id in self.ix.examples_of.get(r.id, []):
+            if self.ix.example_home.get(ex_id) == r.id:
+                lines += self.example_block(self.results[ex_id])
+        for child in r.rules:
+            lines += self.rule_section(child, depth + 1)
+        return lines
+
+    def meta(self, r: m.Rule) -> list[str]:
+        parts = []
+        rulings = self.ix.rulings_of.get(r.id, [])
+        if rulings:
+            parts.append("**Rulings:** " + ", ".join(
+                self.ix.ruling_link(x, f"{self.ix.rulings[x].number} {self.ix.rulings[x].title}")
+                for x in rulings))
+        examples = self.ix.examples_of.get(r.id, [])
+        if examples:
+            parts.append("**Examples:** " + ", ".join(self.ix.example_link(x) for x in examples))
+        refs = self.ix.referenced_by.get(r.id, [])
+        if refs:
+            parts.append("**Referenced by:** " + ", ".join(self.ix.rule_link(x) for x in refs))
+        if not parts:
+            return []
+        return ['<div class="rule-meta" markdown>', " · ".join(parts), "</div>", ""]
+
+    # ------------------------------------------------------------ examples
+
+    def example_block(self, res: ExampleResult) -> list[str]:
+        ex = res.example
+        head = f"{ex.number} · {ex.title}"
+        lines = [f'<div class="admonition example" id="{example_anchor(ex.id)}" markdown>',
+                 f'<p class="admonition-title">{html.escape(head)}</p>', ""]
+        verified = "✓ Verified against the engine" if res.ok else "✗ Disagrees with the engine"
+        lines += [f'<span class="verified">{verified}</span> '
+                  + "Illustrates " + ", ".join(self.ix.rule_link(x) for x in ex.illustrates), ""]
+        if ex.text:
+            lines += [self.ix.prose(ex.text), ""]
+        lines += self.diagrams(res)
+        if ex.play:
+            lines += [f"**Move:** `{'; '.join(ex.play)}`", ""]
+        if res.ruling is not None:
+            lines += self.ruling_lines(res)
+        if res.end_effects:
+            lines += ["**End of the game, as the engine plays it:**", ""]
+            lines += self.effects_table([(e.text, e.rule.id if e.rule else None)
+                                         for e in res.end_effects])
+        checks = [self.expectation(f) for f in ex.expect]
+        if checks:
+            lines += ["**Checked:** " + "; ".join(f"{c} ✓" for c in checks) + ".", ""]
+        lines += ["</div>", ""]
+        return lines
+
+    def diagrams(self, res: ExampleResult) -> list[str]:
+        before, after = res.before, res.after
+        if before is None:
+            return []
+        marks, ghost, arrows, laid = self._move_marks(res)
+        figs = [_figure(board_svg(self.game, before.state, marks=marks, ghost=ghost,
+                                  arrows=arrows, max_width=420),
+                        f"Before: {self._situation(before)}")]
+        if after is not None and after is not before and (res.ruling is None or
+                                                           res.ruling.verdict == "LEGAL"):
+            figs.append(_figure(board_svg(self.game, after.state, highlight=laid, max_width=420),
+                                f"After: {self._situation(after)}"))
+        return ['<div class="diagrams">' + "".join(figs) + "</div>", ""]
+
+    def _move_marks(self, res: ExampleResult) -> tuple[list[Any], Any, list[Any], list[Any]]:
+        marks: list[Any] = []
+        arrows: list[Any] = []
+        laid: list[Any] = []
+        ghost = None
+        pos = res.before
+        if pos is None or res.ruling is None:
+            return marks, ghost, arrows, laid
+        for text, mr in zip([t for p in res.example.play for t in p.split(";") if t.strip()],
+                            res.ruling.moves):
+            try:
+                move = pos.parse(text)
+            except ValueError:
+                break
+            action = self.game.actions.get(move.action)
+            tone = "focus" if mr.verdict == "LEGAL" else "bad"
+            values = move.values
+            if action is not None and action.placement is not None:
+                card, face, cell, rot = (values.get(p) for p in action.placement)
+                if mr.verdict == "LEGAL":
+                    laid.append(cell)
+                else:
+                    ghost = (card, face, cell, rot)
+            else:
+                points = []
+                for p in (action.params if action else []):
+                    v = values.get(p.name)
+                    if p.type == "site":
+                        points.append(v)
+                    elif p.type == "piece" and v in pos.state.pieces:
+                        q = pos.state.pieces[v]
+                        points.append((q.cell, q.site))
+                marks += [(s, tone) for s in points]
+                if len(points) == 2:
+                    arrows.append((points[0], points[1]))
+            if mr.verdict != "LEGAL":
+                break
+            pos = pos.apply(text)
+        return marks, ghost, arrows, laid
+
+    def _situation(self, pos: Position) -> str:
+        s = pos.situation()
+        if s.finished:
+            return "the game is over"
+        step = self.game.steps[pos.state.turn.step].title
+        name = self.game.seat_name(pos.state.turn.active)
+        return f"turn {s.turn}, {name} to play, step “{step}”"
+
+    def ruling_lines(self, res: ExampleResult) -> list[str]:
+        ruling = res.ruling
+        assert ruling is not None
+        lines = [f"**The engine rules:** {ruling.verdict}", ""]
+        for mv in ruling.moves:
+            if mv.verdict == "ILLEGAL":
+                for b in mv.breaches:
+                    rule = self.ix.rule_link(b.rule.id, f"{b.rule.number} {b.rule.title}") \
+                        if b.rule else b.code
+                    detail = f" ({html.escape(b.detail)})" if b.detail else ""
+                    lines.append(f"- `{mv.move}` breaks {rule}: {html.escape(b.message)}{detail}")
+                lines.append("")
+        effects = [(c.text, c.rule.id if c.rule else None)
+                   for mv in ruling.moves if mv.verdict == "LEGAL" for c in mv.consequences]
+        if effects and ruling.verdict == "LEGAL":
+            lines += ["What follows:", ""]
+            lines += self.effects_table(effects)
+        return lines
+
+    def effects_table(self, effects: list[tuple[str, str | None]]) -> list[str]:
+        lines = ["| | What happens | Rule |", "|---:|---|---|"]
+        for i, (text, rule) in enumerate(effects, 1):
+            link = self.ix.rule_link(rule) if rule and rule in self.ix.rules else ""
+            lines.append(f"| {i} | {html.escape(text)} | {link} |")
+        return lines + [""]
+
+    def expectation(self, f: m.PositionFact) -> str:
+        g = self.game
+        a = f.args
+        seat = self._seat_name
+        if f.fact == "legal":
+            return "the moves are legal"
+        if f.fact == "illegal":
+            if a:
+                return "illegal under " + ", ".join(self.ix.rule_link(str(x)) for x in a)
+            return "the move is illegal"
+        if f.fact == "delta":
+            return f"{self._holder(str(a[1]))} {int(a[2]):+d} {g.title(str(a[0]), True)}"  # type: ignore[arg-type]
+        if f.fact == "amount":
+            return f"{self._holder(str(a[1]))} holds {a[2]} {g.title(str(a[0]), int(a[2]) != 1)}"  # type: ignore[arg-type]
+        if f.fact == "area":
+            value = seat(str(a[2])) if a[2] is not None else "nobody"
+            return f"the area at `{a[0]}`: {a[1]} is {value}"
+        if f.fact in ("closed", "open"):
+            return f"the area at `{a[0]}` is {f.fact}"
+        if f.fact == "piece":
+            return f"{seat(str(a[1]))}’s {g.title(str(a[0]))} stands at `{a[2]}`"
+        if f.fact == "no_piece":
+            return f"no {g.title(str(a[0]))} at `{a[1]}`"
+        if f.fact == "supply":
+            return f"{seat(str(a[0]))} has {a[2]} {g.title(str(a[1]), int(a[2]) != 1)} in supply"  # type: ignore[arg-type]
+        if f.fact == "winner":
+            return "the winner: " + ", ".join(seat(str(x)) for x in a)
+        if f.fact == "step":
+            step = next((s.title for s in g.steps if s.id == a[0]), a[0])
+            return f"the game waits in step “{step}”"
+        return f.fact
+
+    def _seat_name(self, seat: str) -> str:
+        for s in self.rs.seats:
+            if s.id == seat:
+                return s.name
+        return seat
+
+    def _holder(self, holder: str) -> str:
+        if holder == "pool":
+            return "the pool"
+        if ":" in holder:
+            return f"the area at `{holder}`"
+        return self._seat_name(holder)
+
+    # ------------------------------------------------------------ rulings
+
+    def rulings_page(self) -> Page:
+        lines = ["# Rulings", "",
+                 "Where the printed rules are silent, unclear, or contradict themselves, a careful "
+                 "judge has to choose. These are our choices, each with its reason. The rules they "
+                 "settle link here, and the engine plays by them.", ""]
+        for r in self.rs.rulings:
+            lines += [f"## {r.number} {r.title} {{ #{urls.anchor(r.id)} }}", ""]
+            if r.question:
+                lines += [f"**Question.** {self.ix.prose(r.question)}", ""]
+            lines += [f"**Ruling.** {self.ix.prose(r.text)}", ""]
+            if r.reason:
+                lines += [f"**Why.** {self.ix.prose(r.reason)}", ""]
+            if r.settles:
+                lines += ["**Settles:** " + ", ".join(
+                    self.ix.rule_link(x, f"{self.ix.rules[x].number} {self.ix.rules[x].title}")
+                    for x in r.settles), ""]
+        return self._page("rulings.md", "Rulings", lines)
+
+    # ------------------------------------------------------------ glossary
+
+    def glossary_page(self) -> Page:
+        lines = ["# Glossary", ""]
+        for t in sorted(self.rs.terms, key=lambda t: t.title.lower()):
+            lines += [f"## {t.title.capitalize()} {{ #{urls.anchor(t.id)} }}", ""]
+            if t.text:
+                lines += [self.ix.prose(t.text), ""]
+            extra = []
+            if t.plural:
+                extra.append(f"plural: *{t.plural}*")
+            if t.also:
+                extra.append("also: " + ", ".join(f"*{a}*" for a in t.also))
+            if extra:
+                lines += ["(" + "; ".join(extra) + ")", ""]
+            uses = self.ix.term_uses.get(t.id, [])
+            if uses:
+                lines += ["Used in " + ", ".join(self.ix.rule_link(u) for u in uses) + ".", ""]
+        return self._page("glossary.md", "Glossary", lines)
+
+    # ------------------------------------------------------------ examples
+
+    def examples_page(self) -> Page:
+        lines = ["# Worked examples", "",
+                 "Every example below was played against the engine when this rulebook was "
+                 "built: the position was loaded, the moves adjudicated, and every stated result "
+                 "compared with what the engine computed. A single disagreement stops the build.",
+                 "", "| | Example | Illustrates |", "|---|---|---|"]
+        for ex in self.rs.examples:
+            lines.append(f"| {ex.number} | {self.ix.example_link(ex.id, ex.title)} | "
+                         + ", ".join(self.ix.rule_link(r) for r in ex.illustrates) + " |")
+        lines.append("")
+        homeless = [ex for ex in self.rs.examples if ex.id not in self.ix.example_home]
+        for ex in homeless:
+            lines += self.example_block(self.results[ex.id])
+        return self._page("examples.md", "Worked examples", lines)
+
+    # ----------------------------------------------------------- catalogue
+
+    def catalogue_page(self) -> Page:
+        tiles = self.rs.tiles()
+        lines = ["# Tile catalogue", ""]
+        for ts in self.rs.tilesets:
+            if ts.text and any(t in tiles for t in ts.tiles):
+                lines += [f'!!! note "{html.escape(ts.title)}"', ""]
+                lines += ["    " + line if line else "" for line in
+                          self.ix.prose(ts.text).splitlines()]
+                lines.append("")
+        lines += [f"{len(tiles)} tiles. Edges are listed clockwise from edge 0; a tile laid with "
+                  "turn *r* puts its edge *k* on side *k + r* of its position.", "",
+                  '<div class="tile-grid">']
+        for t in tiles:
+            faces = []
+            for f in t.faces:
+                svg = face_svg(self.game, t.id, f.name, size=110)
+                desc = ", ".join(f.edges)
+                segs = "; ".join(
+                    s.kind + (" (" + ", ".join(s.features) + ")" if s.features else "")
+                    for s in f.segments)
+                faces.append(f'<figure class="tile-face">{svg}<figcaption><b>{t.id} {f.name}</b>'
+                             f"<br>{html.escape(desc)}<br><small>{html.escape(segs)}</small>"
+                             f"</figcaption></figure>")
+            lines.append(f'<div class="tile-card" id="tile-{t.id}">{"".join(faces)}</div>')
+        lines += ["</div>", ""]
+        return self._page("catalogue.md", "Tile catalogue", lines)
+
+    # ------------------------------------------------------------- formats
+
+    def formats_page(self) -> Page:
+        game = self.game
+        lines = ["# Positions and records", "",
+                 "The engine reads a table in two ways: a **position file** (JSON), describing the "
+                 "table as players see it, or a **game record**, the moves from the start. Either "
+                 "can be given to `rulebook moves`, `rulebook adjudicate` and `rulebook replay`.",
+                 "", "## Moves", "",
+                 "Each action is written in a fixed notation. Every move prints this way and "
+                 "reads back the same.", "", "| Action | Written | Rule |", "|---|---|---|"]
+        for a in game.actions.values():
+            written = a.decl.notation or a.id
+            for p in a.params:
+                word = p.name.upper()
+                written = written.replace("{" + p.name + "}", word)
+            rule = self.ix.rule_link(a.rule) if a.rule else ""
+            lines.append(f"| {a.decl.title} | `{written}` | {rule} |")
+        lines += ["| pass (end the step, when allowed) | `pass` | |", "",
+                  "Where the notation shows a parameter in capitals, write it as follows:", ""]
+        types = sorted({p.type.removeprefix("set:") for a in game.actions.values()
+                        for p in a.params})
+        for t in types:
+            if t in NOTATION_WORDS:
+                lines.append(f"- {t}: {NOTATION_WORDS[t]}")
+        lines += ["- several pieces: separated by spaces", ""]
+        lines += ["## Position files", "",
+                  "A position file is JSON. Tiles, pieces (listed bottom first when stacked), "
+                  "area states, each player's holdings, the stacks (top first; `null` for a tile "
+                  "nobody has seen) and whose turn and step it is. Supplies, the pool and the "
+                  "stacks may be left out: they are derived from the set-up. The engine refuses a "
+                  "position that cannot be on a table (edges that do not match, pieces that are "
+                  "not accounted for...), listing every problem with its place in the file.", "",
+                  "Its JSON Schema: [position.schema.json](position.schema.json).", ""]
+        sample = self._sample_position()
+        if sample:
+            lines += ['??? example "A position file"', "", "    ```json"]
+            lines += ["    " + line for line in sample.splitlines()]
+            lines += ["    ```", ""]
+        lines += ['??? info "The JSON Schema"', "", "    ```json"]
+        lines += ["    " + line for line in json.dumps(position_schema(), indent=2).splitlines()]
+        lines += ["    ```", ""]
+        lines += ["## Game records", "",
+                  "A record is a header of tags, then one line per turn: the turn's number and its "
+                  "decisions, separated by `;`. Every random outcome is written down: the "
+                  "`Stacks` tag gives the order of the shuffled tiles (top first, stacks "
+                  "separated by `|`), and each placement names its tile, face, position and turn, "
+                  "so a record replays identically. A `pass` is written only where it is needed "
+                  "to understand the record; the end of a line ends the turn. Comments start "
+                  "with `#`.", ""]
+        if self.sample_record:
+            head = self.sample_record.splitlines()
+            shown = [line if len(line) < 110 else line[:105] + " …" for line in head[:14]]
+            lines += ["```text", *shown, "…", "```", "",
+                      "The whole record: [sample.record](sample.record). Replay it with "
+                      f"`rulebook replay {self.rs.id} sample.record`.", ""]
+        move = self._sample_move()
+        lines += ["## Asking for a ruling", "", "```console",
+                  f"$ rulebook moves {self.rs.id} position.json",
+                  f"$ rulebook adjudicate {self.rs.id} position.json \"{move}\"",
+                  f"$ rulebook adjudicate {self.rs.id} game.record \"{move}\" --json",
+                  "```", "",
+                  "The answer is LEGAL or ILLEGAL, with the rules that decide it (numbers, "
+                  "titles and links into this book), the reasons for an illegal move, and for a "
+                  "legal one everything that follows from it.", ""]
+        return self._page("formats.md", "Positions and records", lines)
+
+    def _sample_move(self) -> str:
+        for ex in self.rs.examples:
+            res = self.results.get(ex.id)
+            if res and res.ok and ex.play and res.ruling and res.ruling.verdict == "LEGAL":
+                return ex.play[0].split(";")[0].strip()
+        return "pass"
+
+    def _sample_position(self) -> str | None:
+        for res in self.results.values():
+            if res.before is not None and res.before.state.pieces:
+                model = from_state(self.rules, res.before.state)
+                return model.model_dump_json(indent=2, exclude_defaults=True)
+        return None
+
+
+def _figure(svg: str, caption: str) -> str:
+    one_line = " ".join(svg.split())
+    return f"<figure>{one_line}<figcaption>{html.escape(caption)}</figcaption></figure>"
+
+
+def site_index(rulesets: list[RulesetPages]) -> Page:
+    lines = ["# Rulebooks", "",
+             "Rules written once, in a rules language, and read twice: by a judging engine that "
+             "knows every legal move, and by this book. Every rule has a number and a permanent "
+             "link; every worked example was played against the engine when the book was built.",
+             ""]
+    for p in rulesets:
+        rs = p.rs
+        lines += [f"## [{rs.title}: {rs.subtitle or rs.id}]({p.slug}/index.md)", "",
+                  f"{rs.players_min}–{rs.players_max} players · {len(rs.all_rules())} rules · "
+                  f"{len(rs.rulings)} rulings · {len(rs.examples)} verified examples", ""]
+    lines += ["## Asking the engine", "",
+              "```console",
+              "$ rulebook moves RULESET position.json          # every legal move",
+              "$ rulebook adjudicate RULESET position.json MOVE  # the ruling, with its rules",
+              "$ rulebook replay RULESET game.record            # the position after a game",
+              "```", ""]
+    return Page("index.md", "Rulebooks", "\n".join(lines))
+
+
+def write(pages: list[Page], extra: dict[str, str], docs: Path) -> None:
+    for p in pages:
+        path = docs / p.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(p.text, encoding="utf-8")
+    for name, text in extra.items():
+        path = docs / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+__all__ = ["Page", "PATTERNS", "RulesetPages", "plain", "site_index", "write"]
