@@ -18,7 +18,7 @@ rulebook: $(STAMP)
 	$(VENV)/bin/rulebook build
 
 test: $(STAMP)
-	$(VENV)/bin/python -m pytest -n auto
+	$(VENV)/bin/python -m pytest -n auto --dist loadgroup
 
 serve: $(STAMP)
 	$(VENV)/bin/rulebook serve

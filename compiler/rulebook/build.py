@@ -95,8 +95,11 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def build_site(strict: bool = True, console: Any = None) -> Path:
-    """Run the whole build: generate, then `mkdocs build` (strict: any warning fails)."""
+def build_site(strict: bool = True, console: Any = None, site_dir: Path | None = None) -> Path:
+    """Run the whole build: generate, then `mkdocs build` (strict: any warning fails).
+
+    `site_dir` overrides where the HTML goes (tests build into a temporary folder).
+    """
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort, MkDocsException
@@ -106,7 +109,9 @@ def build_site(strict: bool = True, console: Any = None) -> Path:
     log = logging.getLogger("mkdocs")
     log.addHandler(collect)
     try:
-        config = load_config(config_file=str(REPO_ROOT / "mkdocs.yml"), strict=strict)
+        overrides = {"site_dir": str(site_dir)} if site_dir is not None else {}
+        config = load_config(config_file=str(REPO_ROOT / "mkdocs.yml"), strict=strict,
+                             **overrides)
         build(config)
     except (Abort, MkDocsException, BuildError) as e:
         details = "\n".join(collect.messages)

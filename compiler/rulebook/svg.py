@@ -1,0 +1,414 @@
+"""SVG pictures of tile faces and board positions, drawn from the ruleset's looks.
+
+Nothing here knows what a game's tiles show. A ruleset says how each thing
+looks (`look lake: fill "#3b6fa0"`, `look tower: square "#fff"`, `look red:
+color "#d33"`), and the picture follows the face's own description:
+
+* a cell is cut into one wedge per edge (centre, corner, next corner), and
+  each wedge is filled with the look of the filled segment reaching that edge;
+  two separate segments of the same kind side by side get a divider, drawn
+  with the look of the feature that separates them (a `band` look) if any;
+* segments with a `line` look are drawn as strokes from the edges they reach
+  to the segment's anchor (its first feature, or the point between its edges);
+* features and pieces are small icons (`circle`, `square`, `hexagon`...);
+  a piece is filled with its owner's seat colour and outlined with its look.
+
+Output is deterministic: the same state draws the same bytes, and ids inside
+a picture are derived from its content, so many pictures can share a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from compiler.engine.game import Game
+from compiler.engine.state import State
+from compiler.kernel.lattice import Cell, Point
+from compiler.kernel.tiles import FaceInfo
+
+Site = tuple[Cell, str]
+
+FILL_SHAPES = {"fill"}
+ICON_SHAPES = ("circle", "ring", "square", "diamond", "hexagon", "star", "gear", "triangle",
+               "cross")
+DEFAULT_FILL = "#2b2f3a"
+OUTLINE = "#10131c"
+TONES = {"ok": "#27ae60", "bad": "#e5383b", "focus": "#2f9bff"}
+HIGHLIGHT = "#ffd166"
+ID_PLACEHOLDER = "@@ID@@"
+
+
+# ------------------------------------------------------------------ geometry
+
+def _centroid(poly: Sequence[Point]) -> Point:
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
+def _mix(a: Point, b: Point, t: float) -> Point:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def _dist(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _fmt(v: float) -> str:
+    text = f"{v:.1f}"
+    return "0" if text in ("0.0", "-0.0") else text.removesuffix(".0")
+
+
+def _pts(points: Iterable[Point]) -> str:
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+
+
+def _inradius(poly: Sequence[Point]) -> float:
+    c = _centroid(poly)
+    return min(_dist(c, _mix(poly[i], poly[(i + 1) % len(poly)], 0.5)) for i in range(len(poly)))
+
+
+# ------------------------------------------------------------------ icons
+
+def icon(shape: str, at: Point, r: float, fill: str, stroke: str, *, width: float = 1.2,
+         extra: str = "") -> str:
+    """One icon: a shape centred on `at` with radius `r`."""
+    x, y = at
+    paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_fmt(width)}"{extra}'
+    if shape == "ring":
+        return (f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.8)}" fill="none" '
+                f'stroke="{fill}" stroke-width="{_fmt(r * 0.45)}"{extra}/>')
+    if shape == "square":
+        s = r * 0.85
+        return (f'<rect x="{_fmt(x - s)}" y="{_fmt(y - s)}" width="{_fmt(2 * s)}" '
+                f'height="{_fmt(2 * s)}" rx="{_fmt(r * 0.15)}" {paint}/>')
+    if shape in ("diamond", "hexagon", "triangle"):
+        n, turn = {"diamond": (4, 0.0), "hexagon": (6, math.pi / 6), "triangle": (3, 0.0)}[shape]
+        pts = [(x + r * math.sin(turn + 2 * math.pi * k / n),
+                y - r * math.cos(turn + 2 * math.pi * k / n)) for k in range(n)]
+        return f'<polygon points="{_pts(pts)}" {paint}/>'
+    if shape in ("star", "gear"):
+        n, inner = (5, 0.45) if shape == "star" else (8, 0.72)
+        pts = []
+        for k in range(2 * n):
+            rr = r if k % 2 == 0 else r * inner
+            a = math.pi * k / n
+            pts.append((x + rr * math.sin(a), y - rr * math.cos(a)))
+        hole = (f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.3)}" fill="{stroke}"/>'
+                if shape == "gear" else "")
+        return f'<polygon points="{_pts(pts)}" {paint}/>{hole}'
+    if shape == "cross":
+        s = r * 0.8
+        return (f'<path d="M{_fmt(x - s)},{_fmt(y - s)}L{_fmt(x + s)},{_fmt(y + s)}'
+                f'M{_fmt(x + s)},{_fmt(y - s)}L{_fmt(x - s)},{_fmt(y + s)}" '
+                f'stroke="{fill}" stroke-width="{_fmt(r * 0.4)}" stroke-linecap="round"{extra}/>')
+    return f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" {paint}/>'
+
+
+# ------------------------------------------------------------------ drawing one face
+
+class FaceDrawing:
+    """Where things are on one face laid in one cell, and how to draw it."""
+
+    def __init__(self, game: Game, face: FaceInfo, poly: Sequence[Point], rotation: int) -> None:
+        self.game = game
+        self.face = face
+        self.poly = list(poly)
+        self.rotation = rotation
+        self.sides = len(self.poly)
+        self.centre = _centroid(self.poly)
+        self.inradius = _inradius(self.poly)
+        self.icon_r = self.inradius * 0.22
+        self.sites = self._place_sites()
+
+    # -- looks
+
+    def look(self, name: str) -> tuple[str, str] | None:
+        return self.game.looks.get(name)
+
+    def segment_look(self, kind: str) -> tuple[str, str] | None:
+        """An area kind's own look, else the look of the edge label it crosses."""
+        own = self.look(kind)
+        if own is not None:
+            return own
+        entry = self.game.kinds.get(kind)
+        for label in (getattr(entry[1], "crosses", []) if entry else []):
+            if self.look(label) is not None:
+                return self.look(label)
+        return None
+
+    def is_fill(self, kind: str) -> bool:
+        lk = self.segment_look(kind)
+        return lk is None or lk[0] in FILL_SHAPES
+
+    # -- positions
+
+    def slot_of(self, edge: int) -> int:
+        return (edge + self.rotation) % self.sides
+
+    def edge_mid(self, edge: int) -> Point:
+        s = self.slot_of(edge)
+        return _mix(self.poly[s], self.poly[(s + 1) % self.sides], 0.5)
+
+    def anchor(self, segment: int) -> Point:
+        seg = self.face.segments[segment]
+        if not seg.edges or len(seg.edges) == self.sides:
+            return self.centre
+        mids = [self.edge_mid(e) for e in seg.edges]
+        toward = _centroid(mids)
+        return _mix(self.centre, toward, 0.55 if len(seg.edges) == 1 else 0.35)
+
+    def _place_sites(self) -> dict[str, Point]:
+        """Features first (they are printed), then segment sites; no two overlap."""
+        placed: dict[str, Point] = {}
+        gap = self.icon_r * 2.3
+        order = sorted(self.face.sites.values(), key=lambda s: (not s.is_feature, s.segment))
+        for site in order:
+            want = self.anchor(site.segment)
+            seg = self.face.segments[site.segment]
+            tries = [want]
+            for t in (0.35, 0.6):
+                tries += [_mix(want, self.edge_mid(e), t) for e in seg.edges]
+                tries += [_mix(want, self.poly[k], t * 0.8) for k in range(self.sides)]
+            spot = next((p for p in tries if all(_dist(p, q) >= gap for q in placed.values())),
+                        tries[-1])
+            placed[site.name] = spot
+        return placed
+
+    # -- layers
+
+    def ground(self) -> list[str]:
+        """The wedges, then dividers between separate segments of one kind."""
+        out: list[str] = []
+        owner: list[int | None] = []
+        for slot in range(self.sides):
+            edge = (slot - self.rotation) % self.sides
+            seg = next((s for s in self.face.segments
+                        if edge in s.edges and self.is_fill(s.kind)), None)
+            owner.append(seg.index if seg else None)
+            lk = self.segment_look(seg.kind) if seg else None
+            colour = lk[1] if lk else DEFAULT_FILL
+            wedge = [self.centre, self.poly[slot], self.poly[(slot + 1) % self.sides]]
+            out.append(f'<polygon points="{_pts(wedge)}" fill="{colour}" stroke="{colour}" '
+                       'stroke-width="0.6" stroke-linejoin="round"/>')
+        for slot in range(self.sides):
+            a, b = owner[slot], owner[(slot + 1) % self.sides]
+            if a is None or b is None or a == b:
+                continue
+            sa, sb = self.face.segments[a], self.face.segments[b]
+            corner = self.poly[(slot + 1) % self.sides]
+            if sa.kind == sb.kind:
+                band = next((self.look(f) for f in sa.features + sb.features
+                             if (self.look(f) or ("", ""))[0] == "band"), None)
+                colour = band[1] if band else OUTLINE
+                width = self.inradius * (0.16 if band else 0.05)
+                out.append(f'<line x1="{_fmt(self.centre[0])}" y1="{_fmt(self.centre[1])}" '
+                           f'x2="{_fmt(corner[0])}" y2="{_fmt(corner[1])}" stroke="{colour}" '
+                           f'stroke-width="{_fmt(width)}" stroke-linecap="round" '
+                           f'stroke-dasharray="{"" if not band else _fmt(width * 0.9)}"/>'
+                           .replace(' stroke-dasharray=""', ""))
+        return out
+
+    def strokes(self) -> list[str]:
+        """Segments drawn as lines, e.g. paths, from each edge to the anchor."""
+        out: list[str] = []
+        for seg in self.face.segments:
+            lk = self.segment_look(seg.kind)
+            if lk is None or lk[0] != "line":
+                continue
+            hub = next((self.sites[f.name] for f in self.face.sites.values()
+                        if f.is_feature and f.segment == seg.index), self.anchor(seg.index))
+            width = self.inradius * 0.12
+            for e in seg.edges:
+                m = self.edge_mid(e)
+                out.append(f'<line x1="{_fmt(m[0])}" y1="{_fmt(m[1])}" x2="{_fmt(hub[0])}" '
+                           f'y2="{_fmt(hub[1])}" stroke="{lk[1]}" stroke-width="{_fmt(width)}" '
+                           'stroke-linecap="round" opacity="0.9"/>')
+        return out
+
+    def features(self) -> list[str]:
+        out: list[str] = []
+        for site in self.face.sites.values():
+            if not site.is_feature:
+                continue
+            lk = self.look(site.kind)
+            if lk is None or lk[0] == "band":
+                continue
+            shape = lk[0] if lk[0] in ICON_SHAPES else "circle"
+            title = self.game.title(site.kind)
+            out.append(f'<g class="feature"><title>{html.escape(title)}</title>'
+                       f'{icon(shape, self.sites[site.name], self.icon_r, lk[1], OUTLINE)}</g>')
+        return out
+
+    def outline(self, stroke: str = OUTLINE, width: float = 1.0, dash: str = "") -> str:
+        extra = f' stroke-dasharray="{dash}"' if dash else ""
+        return (f'<polygon points="{_pts(self.poly)}" fill="none" stroke="{stroke}" '
+                f'stroke-width="{_fmt(width)}" stroke-linejoin="round"{extra}/>')
+
+    def layers(self) -> list[str]:
+        return self.ground() + self.strokes() + self.features() + [self.outline()]
+
+
+# ------------------------------------------------------------------ whole pictures
+
+def _finish(body: list[str], box: tuple[float, float, float, float], width: float,
+            title: str, css_class: str) -> str:
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    height = width * h / w if w else width
+    inner = "".join(body)
+    digest = hashlib.sha1((title + inner).encode()).hexdigest()[:8]
+    inner = inner.replace(ID_PLACEHOLDER, f"rb{digest}")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" role="img" '
+            f'viewBox="{_fmt(x0)} {_fmt(y0)} {_fmt(w)} {_fmt(h)}" width="{_fmt(width)}" '
+            f'height="{_fmt(height)}"><title>{html.escape(title)}</title>{inner}</svg>')
+
+
+def face_svg(game: Game, card: str, face: str, *, size: float = 120, label: bool = False) -> str:
+    """One face, unrotated, as the catalogue shows it; `label` numbers its edges."""
+    info = game.catalogue.face(card, face)
+    cell: Cell = (0, 0)
+    poly = game.lattice.polygon(cell, size)
+    d = FaceDrawing(game, info, poly, 0)
+    body = [f'<g class="tile">'] + d.layers() + ["</g>"]
+    if label:
+        for e in range(game.lattice.sides):
+            p = _mix(d.edge_mid(e), d.centre, 0.18)
+            body.append(f'<text x="{_fmt(p[0])}" y="{_fmt(p[1])}" font-size="{_fmt(size * 0.1)}" '
+                        f'text-anchor="middle" dominant-baseline="middle" fill="#fff" '
+                        f'font-family="sans-serif">{e}</text>')
+    m = size * 0.04
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    return _finish(body, (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m), size + 2 * m,
+                   f"Tile {card}, face {face}", "tile-svg")
+
+
+def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 640,
+              labels: bool = True, highlight: Iterable[Cell] = (),
+              marks: Iterable[tuple[Site, str]] = (),
+              ghost: tuple[str, str, Cell, int] | None = None,
+              arrows: Iterable[tuple[Site, Site]] = (),
+              empty_cells: Iterable[Cell] = ()) -> str:
+    """The tiles and pieces of a position, with the marks a worked example needs.
+
+    `highlight` rings cells (a tile just laid); `marks` ring sites in a tone
+    ("ok", "bad" or "focus"); `ghost` shows a tile someone tried to lay;
+    `arrows` join two sites (a move from one to the other); `empty_cells`
+    are outlined with a dashed line.
+    """
+    lattice = game.lattice
+    drawings: dict[Cell, FaceDrawing] = {}
+    for cell, (card, face, rot) in sorted(state.board.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        info = game.catalogue.face(card, face)
+        drawings[cell] = FaceDrawing(game, info, lattice.polygon(cell, size), rot)
+    ghost_drawing = None
+    if ghost is not None and all(v is not None for v in ghost):
+        gcard, gface, gcell, grot = ghost
+        if (gcard, gface) in game.catalogue.faces:
+            ghost_drawing = FaceDrawing(game, game.catalogue.face(gcard, gface),
+                                        lattice.polygon(gcell, size), int(grot) % lattice.sides)
+    marks = list(marks)
+    arrows = list(arrows)
+    marked = [site[0] for site, _ in marks if site is not None]
+    marked += [site[0] for pair in arrows for site in pair if site is not None]
+    empties = list(dict.fromkeys(c for c in [*empty_cells, *marked] if c not in drawings))
+
+    def site_point(site: Site) -> Point:
+        cell, name = site
+        d = drawings.get(cell)
+        if d is not None and name in d.sites:
+            return d.sites[name]
+        return _centroid(lattice.polygon(cell, size))
+
+    body: list[str] = [
+        "<defs>"
+        f'<marker id="{ID_PLACEHOLDER}-arrow" viewBox="0 0 10 10" refX="8" refY="5" '
+        'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+        f'<path d="M0,0L10,5L0,10z" fill="{TONES["focus"]}"/></marker></defs>']
+    for cell, d in drawings.items():
+        card, face, rot = state.board[cell]
+        title = f"{lattice.format_cell(cell)}: tile {card}, face {face}, turned {rot}"
+        body.append(f'<g class="tile"><title>{html.escape(title)}</title>')
+        body += d.layers()
+        if labels:
+            p = _mix(d.centre, d.poly[0], 0.62)
+            body.append(f'<text x="{_fmt(p[0])}" y="{_fmt(p[1])}" font-size="{_fmt(size * 0.11)}" '
+                        'text-anchor="middle" dominant-baseline="middle" fill="#fff" '
+                        f'fill-opacity="0.7" font-family="sans-serif">'
+                        f"{lattice.format_cell(cell)}</text>")
+        body.append("</g>")
+    for cell in empties:
+        poly = lattice.polygon(cell, size)
+        body.append(f'<polygon class="empty" points="{_pts(poly)}" fill="none" stroke="#888" '
+                    'stroke-width="1" stroke-dasharray="4 3"/>')
+    if ghost_drawing is not None:
+        gcard, gface, gcell, grot = ghost  # type: ignore[misc]
+        title = f"tried: tile {gcard}, face {gface} at {lattice.format_cell(gcell)}, turned {grot}"
+        body.append(f'<g class="tile ghost" opacity="0.6"><title>{html.escape(title)}</title>')
+        body += ghost_drawing.ground() + ghost_drawing.strokes() + ghost_drawing.features()
+        body.append(ghost_drawing.outline(TONES["bad"], 2.5, "6 4"))
+        body.append("</g>")
+    for cell in highlight:
+        if cell is None:
+            continue
+        poly = lattice.polygon(cell, size)
+        body.append(f'<polygon class="highlight" points="{_pts(poly)}" fill="none" '
+                    f'stroke="{HIGHLIGHT}" stroke-width="3" stroke-linejoin="round"/>')
+    body += _pieces(game, state, site_point, size)
+    for site, tone in marks:
+        if site is None:
+            continue
+        p = site_point(site)
+        body.append(f'<circle class="mark {tone}" cx="{_fmt(p[0])}" cy="{_fmt(p[1])}" '
+                    f'r="{_fmt(size * 0.16)}" fill="none" stroke="{TONES.get(tone, TONES["focus"])}" '
+                    'stroke-width="2.5"/>')
+    for a, b in arrows:
+        if a is None or b is None:
+            continue
+        p, q = site_point(a), site_point(b)
+        gap = size * 0.17
+        length = _dist(p, q)
+        if length <= 2 * gap:
+            continue
+        p2, q2 = _mix(p, q, gap / length), _mix(q, p, gap / length)
+        body.append(f'<line class="arrow" x1="{_fmt(p2[0])}" y1="{_fmt(p2[1])}" '
+                    f'x2="{_fmt(q2[0])}" y2="{_fmt(q2[1])}" stroke="{TONES["focus"]}" '
+                    f'stroke-width="2.5" marker-end="url(#{ID_PLACEHOLDER}-arrow)"/>')
+
+    cells = list(drawings) + empties
+    if ghost_drawing is not None and ghost is not None:
+        cells.append(ghost[2])
+    if not cells:
+        cells = [game.first_cell]
+    points = [p for c in cells for p in lattice.polygon(c, size)]
+    m = size * 0.12
+    box = (min(p[0] for p in points) - m, min(p[1] for p in points) - m,
+           max(p[0] for p in points) + m, max(p[1] for p in points) + m)
+    width = min(max_width, box[2] - box[0])
+    return _finish(body, box, width, f"Board with {len(drawings)} tiles", "board-svg")
+
+
+def _pieces(game: Game, state: State, site_point: Any, size: float) -> list[str]:
+    """Pieces, a stack drawn bottom first, each a little up and right of the last."""
+    out: list[str] = []
+    r = size * 0.085
+    for site, stack in sorted(state.stacks_at.items(),
+                              key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
+        base = site_point(site)
+        for depth, pid in enumerate(stack):
+            piece = state.pieces.get(pid)
+            if piece is None:
+                continue
+            lk = game.looks.get(piece.kind, ("circle", "#ffffff"))
+            seat = game.seat_id(piece.owner)
+            colour = game.looks.get(seat, ("color", "#999999"))[1]
+            at = (base[0] + depth * r * 0.9 + r * 0.5, base[1] - depth * r * 0.9 - r * 0.5)
+            shape = lk[0] if lk[0] in ICON_SHAPES else "circle"
+            title = (f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} at "
+                     f"{game.lattice.format_cell(site[0])}:{site[1]}")
+            out.append(f'<g class="piece"><title>{html.escape(title)}</title>'
+                       f'{icon(shape, at, r, colour, lk[1], width=1.6)}</g>')
+    return out

@@ -1,0 +1,94 @@
+"""The rulebook as a reader meets it: built once, then read page by page.
+
+The site is built into a temporary folder with mkdocs in strict mode, so any
+warning (a dangling link, a missing anchor) fails here as it fails the build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler import links as urls
+from compiler.ir import model as m
+from compiler.rulebook.build import build_site
+
+pytestmark = pytest.mark.xdist_group("rulebook")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
+
+
+def page(site: Path, ruleset: m.Ruleset, name: str) -> str:
+    return (site / urls.slug(ruleset.id) / name / "index.html").read_text(encoding="utf-8")
+
+
+def test_every_rule_has_a_numbered_heading_with_a_permalink(site: Path, deluxe: m.Ruleset
+                                                            ) -> None:
+    for chapter in deluxe.chapters:
+        html = page(site, deluxe, chapter.id.replace("_", "-"))
+        for rule in chapter.rules:
+            anchor = urls.anchor(rule.id)
+            heading = re.search(rf'<h\d id="{re.escape(anchor)}">(.*?)</h\d>', html, re.S)
+            assert heading, f"no heading for {rule.id}"
+            assert heading.group(1).startswith(f"{rule.number} ")
+            assert f'href="#{anchor}"' in heading.group(1)
+
+
+def test_glossary_terms_link_with_a_tooltip(site: Path, deluxe: m.Ruleset) -> None:
+    html = page(site, deluxe, "areas")
+    term = next(t for t in deluxe.terms if t.id == "nebula")
+    link = re.search(r'<a [^>]*href="../glossary/#nebula"[^>]*>', html)
+    assert link and 'title="' in link.group(0)
+    assert term.id in page(site, deluxe, "glossary")
+
+
+def test_rulings_are_linked_from_the_rules_they_settle(site: Path, deluxe: m.Ruleset) -> None:
+    rulings = page(site, deluxe, "rulings")
+    for ruling in deluxe.rulings:
+        assert f'id="{urls.anchor(ruling.id)}"' in rulings
+    assert "../rulings/#" in page(site, deluxe, "areas")
+
+
+def test_every_worked_example_is_shown_verified_with_a_diagram(site: Path, deluxe: m.Ruleset
+                                                               ) -> None:
+    shown = 0
+    for chapter in deluxe.chapters:
+        html = page(site, deluxe, chapter.id.replace("_", "-"))
+        for block in re.findall(r'<div class="admonition example".*?</svg>', html, re.S):
+            assert "Verified against the engine" in block
+            shown += 1
+    assert shown == len(deluxe.examples)
+
+
+def test_formulas_are_rendered_from_the_rules_as_mathml(site: Path, deluxe: m.Ruleset) -> None:
+    html = page(site, deluxe, "end")
+    assert "<math" in html
+    assert "As the engine reads it" in html
+
+
+def test_the_catalogue_draws_every_face(site: Path, deluxe: m.Ruleset) -> None:
+    html = page(site, deluxe, "catalogue")
+    faces = sum(len(t.faces) for t in deluxe.tiles())
+    assert html.count('<figure class="tile-face">') == faces
+    assert "reconstruction" in html
+
+
+def test_the_position_schema_is_published(site: Path, deluxe: m.Ruleset) -> None:
+    schema = json.loads((site / urls.slug(deluxe.id) / "position.schema.json").read_text())
+    assert schema["type"] == "object" and "properties" in schema
+    assert "position.schema.json" in page(site, deluxe, "formats")
+
+
+def test_search_indexes_rule_text(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text())
+    assert any("Nebulas" in doc.get("title", "") for doc in index["docs"])
+    config = (Path(__file__).parents[1] / "mkdocs.yml").read_text()
+    for feature in ("search.suggest", "search.highlight", "search.share",
+                    "navigation.instant", "content.tooltips"):
+        assert feature in config

@@ -1,0 +1,155 @@
+"""The pictures: tile faces and positions, drawn from the ruleset's looks.
+
+A diagram in a worked example is evidence, so it must show what the state
+holds: every tile, every piece, the move's marks, and nothing invented.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from compiler.engine.position import Rules
+from compiler.engine.scenario import run_example
+from compiler.ir import model as m
+from compiler.load import load_files
+from compiler.rulebook.svg import board_svg, face_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if cls in g.get("class", "").split()]
+
+
+def titles(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG}title")]
+
+
+def example(rules: Rules, deluxe: m.Ruleset, ex_id: str):
+    ex = next(e for e in deluxe.examples if e.id == ex_id)
+    return run_example(rules, ex)
+
+
+def test_a_face_is_cut_into_one_wedge_per_edge_and_shows_its_features(rules: Rules) -> None:
+    root = parse(face_svg(rules.game, "t08", "a", size=100))
+    [tile] = groups(root, "tile")
+    wedges = [p for p in tile.findall(f"{SVG}polygon") if p.get("fill") != "none"]
+    assert len(wedges) >= rules.game.lattice.sides
+    assert "Trian extractor" in titles(root)
+    assert root.get("viewBox") and root.get("width")
+
+
+def test_a_path_face_draws_one_stroke_per_path_edge(rules: Rules) -> None:
+    root = parse(face_svg(rules.game, "t09", "a"))
+    path_colour = rules.game.looks["path"][1]
+    strokes = [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke") == path_colour]
+    assert len(strokes) == 3
+
+
+def test_a_gas_cloud_is_drawn_between_the_two_outer_space_segments_it_separates(
+        rules: Rules) -> None:
+    root = parse(face_svg(rules.game, "t02", "a"))
+    cloud_colour = rules.game.looks["cloud"][1]
+    assert [ln for ln in root.iter(f"{SVG}line") if ln.get("stroke") == cloud_colour]
+    plain = parse(face_svg(rules.game, "t02", "b"))
+    assert not [ln for ln in plain.iter(f"{SVG}line") if ln.get("stroke") == cloud_colour]
+
+
+def test_drawing_is_deterministic(rules: Rules, deluxe: m.Ruleset) -> None:
+    res = example(rules, deluxe, deluxe.examples[0].id)
+    state = res.before.state
+    assert board_svg(rules.game, state) == board_svg(rules.game, state)
+    assert face_svg(rules.game, "t01", "a") == face_svg(rules.game, "t01", "a")
+
+
+def test_a_board_shows_every_tile_and_every_piece_of_the_position(
+        rules: Rules, deluxe: m.Ruleset) -> None:
+    for ex in deluxe.examples:
+        res = run_example(rules, ex)
+        if res.before is None:
+            continue
+        state = res.before.state
+        root = parse(board_svg(rules.game, state))
+        assert len(groups(root, "tile")) == len(state.board), ex.id
+        on_board = sum(len(stack) for stack in state.stacks_at.values())
+        assert len(groups(root, "piece")) == on_board, ex.id
+
+
+def test_piece_titles_name_owner_kind_and_site(rules: Rules, deluxe: m.Ruleset) -> None:
+    res = next(r for r in (run_example(rules, e) for e in deluxe.examples)
+               if r.before is not None and r.before.state.pieces)
+    state = res.before.state
+    root = parse(board_svg(rules.game, state))
+    piece = next(iter(state.pieces.values()))
+    site = f"{piece.cell[0]},{piece.cell[1]}:{piece.site}"
+    assert any(rules.game.seat_name(piece.owner) in t and site in t for t in titles(root))
+
+
+def test_marks_arrows_and_a_ghost_tile_are_drawn_and_ids_do_not_clash(
+        rules: Rules, deluxe: m.Ruleset) -> None:
+    res = run_example(rules, deluxe.examples[0])
+    state = res.before.state
+    cell = next(iter(state.board))
+    far = (cell[0] + 6, cell[1])
+    svg = board_svg(rules.game, state, marks=[((cell, "space"), "bad"), ((far, "space"), "ok")],
+                    arrows=[((cell, "space"), (far, "space"))], ghost=("t01", "a", far, 1))
+    root = parse(svg)
+    assert {c.get("class") for c in root.iter(f"{SVG}circle")} >= {"mark bad", "mark ok"}
+    assert [ln for ln in root.iter(f"{SVG}line") if ln.get("class") == "arrow"]
+    assert groups(root, "ghost")
+    # The far cell, although empty, is inside the picture and outlined.
+    assert [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "empty"]
+    other = board_svg(rules.game, state, arrows=[((cell, "space"), (far, "space"))])
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    other_ids = [e.get("id") for e in parse(other).iter() if e.get("id")]
+    assert ids and other_ids and not set(ids) & set(other_ids)
+
+
+SQUARE = """
+ruleset squares {
+    title "Squares"
+    players 2 to 2
+    chapters main
+}
+chapter main "Main" {
+    rule main.board "Board" {
+        lattice square
+        edge field "field"
+        edge road "road"
+        match same
+        area field "field" crosses field, road
+        area road "road" crosses road
+        feature town "town"
+        piece pawn "pawn"
+        resource points "point" unlimited
+        score is points
+        supply by players { 2: pawn 3 }
+        use tiles base
+        step act "Act": must one of wait
+        action wait "wait" { give 1 points to me }
+        look field: fill "#44aa77"
+        look road: line "#eeeeee"
+        look town: square "#cc3333"
+    }
+}
+tiles base "Base" {
+    tile s1 { face a [road, field, road, field] { road 0, 2 with town  field 0, 1, 2, 3 } }
+}
+"""
+
+
+def test_a_square_lattice_draws_four_wedges_and_its_own_looks(tmp_path: Path) -> None:
+    (tmp_path / "squares.rules").write_text(textwrap.dedent(SQUARE), encoding="utf-8")
+    rs, _, _ = load_files([tmp_path / "squares.rules"])
+    game = Rules(rs).game
+    root = parse(face_svg(game, "s1", "a"))
+    wedges = [p for p in root.iter(f"{SVG}polygon") if p.get("fill") == "#44aa77"]
+    assert len(wedges) == 4
+    assert len([ln for ln in root.iter(f"{SVG}line") if ln.get("stroke") == "#eeeeee"]) == 2
+    assert "town" in titles(root)
