@@ -13,6 +13,7 @@ from compiler.check import check_ruleset
 from compiler.diagnostics import CompileError, Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
 from compiler.parse import parse_rules
+from compiler.variants import apply_variant
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_ROOT / "rules"
@@ -80,9 +81,40 @@ def assemble(items: list[Any], files: list[str], sources: SourceMap) -> tuple[m.
             rs.rulings.append(item)
         elif isinstance(item, m.Example):
             rs.examples.append(item)
+        elif isinstance(item, m.Edit):
+            diagnostics.append(sources.diagnostic(
+                item.loc, "structure", f"`{item.op.replace('_', ' ')}` edits a base ruleset, "
+                f"but `{rs.id}` extends none", hint="write `ruleset NAME extends BASE { ... }`"))
         elif not isinstance(item, m.Ruleset):
             rs.decls.append(item)
     return rs, diagnostics
+
+
+def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...] = ()
+                   ) -> tuple[m.Ruleset, list[Diagnostic]]:
+    """Parse and assemble `files`; for a variant, first assemble its base, then edit it."""
+    items, diagnostics = parse_files(files, sources)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    header = next((i for i in items if isinstance(i, m.Ruleset)), None)
+    if header is None or header.extends is None:
+        return assemble(items, [_display(f) for f in files], sources)
+    if header.extends in chain or header.extends == header.id:
+        cycle = " → ".join((*chain, header.id, header.extends))
+        raise CompileError([sources.diagnostic(header.loc, "structure",
+                                               f"rulesets extend each other in a circle: {cycle}")])
+    try:
+        base_dir = resolve_ruleset_path(header.extends)
+    except CompileError as e:
+        d = e.diagnostics[0]
+        raise CompileError([sources.diagnostic(header.loc, "unknown-name",
+                                               f"`{header.id}` extends unknown ruleset "
+                                               f"`{header.extends}`", hint=d.hint)]) from None
+    base, diagnostics = assemble_files(sorted(base_dir.glob("*.rules")), sources,
+                                       (*chain, header.id))
+    rs, more = apply_variant(base, header, items, sources)
+    rs.files = rs.files + [_display(f) for f in files]
+    return rs, diagnostics + more
 
 
 def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic]]:
@@ -92,10 +124,9 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     `CompileError` carrying every error found.
     """
     sources = SourceMap()
-    items, diagnostics = parse_files(files, sources)
-    if diagnostics:
+    rs, diagnostics = assemble_files(files, sources)
+    if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
-    rs, diagnostics = assemble(items, [_display(f) for f in files], sources)
     diagnostics += check_ruleset(rs, sources)
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:

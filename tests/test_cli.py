@@ -123,7 +123,7 @@ def test_a_bad_position_file_is_refused_with_the_reason(tmp_path: Path) -> None:
 def test_unknown_ruleset_gets_a_suggestion() -> None:
     result = run("moves", "trian_delux", "x.json")
     assert result.exit_code == 1
-    assert "did you mean `trian_deluxe`?" in result.output
+    assert "did you mean `trian_deluxe`" in result.output
 
 
 def test_schema_prints_json_schema() -> None:

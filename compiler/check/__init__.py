@@ -287,10 +287,20 @@ class Checker:
         for t in d.order:
             self.types.expect(t.expr, {"it": "player"}, "int", "a winning measure")
 
+    def rule_hint(self, rid: str) -> str | None:
+        """For an unknown rule id: say so if this variant removed it, else suggest a near id."""
+        gone = next((c for c in self.rs.changes
+                     if c.kind == "rule" and c.id == rid and c.op == "removed"), None)
+        if gone is not None:
+            where = f" at {gone.loc.file}:{gone.loc.line}" if gone.loc else ""
+            return (f"`{self.rs.id}` removes rule `{rid}`{where}; remove or rewrite what "
+                    "refers to it")
+        return did_you_mean(rid, self.sy.rules)
+
     def _cites(self, rule: str | None, loc: n.Loc | None) -> None:
         if rule is not None and rule not in self.sy.rules:
             self.report(loc, "unknown-name", f"`per {rule}` cites an unknown rule",
-                        hint=did_you_mean(rule, self.sy.rules))
+                        hint=self.rule_hint(rule))
 
     # -------------------------------------------------------------- tiles
 
@@ -363,20 +373,20 @@ class Checker:
             for rid in r.settles:
                 if rid not in self.sy.rules:
                     self.report(r.loc, "unknown-name", f"ruling `{r.id}` settles unknown rule `{rid}`",
-                                hint=did_you_mean(rid, self.sy.rules))
+                                hint=self.rule_hint(rid))
         for e in self.rs.examples:
             texts.append((e.text, e.loc))
             for rid in e.illustrates:
                 if rid not in self.sy.rules:
                     self.report(e.loc, "unknown-name",
                                 f"example `{e.id}` illustrates unknown rule `{rid}`",
-                                hint=did_you_mean(rid, self.sy.rules))
+                                hint=self.rule_hint(rid))
             for f in e.expect:
                 if f.fact == "illegal":
                     for rid in f.args:
                         if isinstance(rid, str) and rid not in self.sy.rules:
                             self.report(f.loc, "unknown-name", f"unknown rule `{rid}`",
-                                        hint=did_you_mean(rid, self.sy.rules))
+                                        hint=self.rule_hint(rid))
         tables = {"rule": self.sy.rules, "ruling": self.sy.rulings, "example": self.sy.examples,
                   "chapter": self.sy.chapters, "term": self.sy.terms, "page": GENERATED_PAGES}
         for text, loc in texts:
@@ -386,7 +396,8 @@ class Checker:
                     self.report(loc, "dangling-reference",
                                 f"`[[{ref.kind + ':' if ref.kind != 'term' else ''}{ref.target}]]` "
                                 f"refers to no {ref.kind}",
-                                hint=did_you_mean(ref.target, table))
+                                hint=self.rule_hint(ref.target) if ref.kind == "rule"
+                                else did_you_mean(ref.target, table))
 
     # ------------------------------------------------------------ numbers
 

@@ -220,14 +220,20 @@ class StmtCompiler:
     def s_grant_one(self, s: n.GrantOne) -> Run:
         game, rule, action = self.game, s.rule, s.action
         bindings = [(name, self.expr(e), e.type) for name, e in s.bindings]
+        to = self.expr(s.to) if s.to is not None else None
 
         def grant(env: Env) -> None:
             st = env.state
             bound = tuple((name, to_ref(st, f(env), t)) for name, f, t in bindings)
-            st.turn = st.turn.but(grants=st.turn.grants + (Grant((action,), 1, bound, rule),))
+            player = to(env) if to is not None else None
+            if player is None and to is not None:
+                return
+            who = env.me if player is None else player
+            st.turn = st.turn.but(grants=st.turn.grants + (
+                Grant((action,), 1, bound, rule, player if player != st.turn.active else None),))
             note(env, "granted", rule,
-                 f"{game.seat_name(env.me)} may now {game.actions[action].decl.title}",
-                 actions=[action])
+                 f"{game.seat_name(who)} may now {game.actions[action].decl.title}",
+                 actions=[action], player=game.seat_id(who))
         return grant
 
     def s_grant_many(self, s: n.GrantMany) -> Run:

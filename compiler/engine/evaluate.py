@@ -39,7 +39,7 @@ class Env:
                  vars: dict[str, Any] | None = None) -> None:
         self.game = game
         self.state = state
-        self.me = state.turn.active if me is None else me
+        self.me = state.turn.actor if me is None else me
         self.vars: dict[str, Any] = vars if vars is not None else {}
         self.log: list[Any] = []
         self.events: list[tuple[str, dict[str, Any]]] = []

@@ -62,6 +62,7 @@ class GrantState(_Model):
     remaining: int = 1
     bindings: dict[str, str] = Field(default_factory=dict)
     rule: str | None = None
+    player: str | None = Field(default=None, description="a seat deciding out of turn")
 
 
 class PendingState(_Model):
@@ -394,7 +395,10 @@ class _Builder:
                     root = g.site_area(st, site)
                     node = st.areas.nodes[root]
                     bindings.append((k, ("area", node.cell, node.segment)))
-            grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule))
+            player = (self.seat(f"turn.grants[{i}].player", gr.player, n)
+                      if gr.player is not None else None)
+            grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule,
+                                player))
         pending = []
         for i, p in enumerate(t.pending):
             index = trigger_index(self.game, p.trigger)
@@ -462,7 +466,8 @@ def from_state(rules: Rules, st: State) -> PositionModel:
             areas.append(AreaState(at=g.format_area(st, root), attributes=attrs, resources=res))
     from compiler.engine.effects import from_ref
     grants = [GrantState(actions=list(gr.actions), remaining=gr.remaining, rule=gr.rule,
-                         bindings={k: g.format_area(st, from_ref(st, v)) for k, v in gr.bindings})
+                         bindings={k: g.format_area(st, from_ref(st, v)) for k, v in gr.bindings},
+                         player=g.seat_id(gr.player) if gr.player is not None else None)
               for gr in st.turn.grants]
     pending = []
     for p in st.turn.pending:

@@ -25,7 +25,7 @@ from compiler.engine.notation import Move, Notation, NotationError
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import Grant, State
 from compiler.engine.turns import (
-    ALSO_SOURCE, STEP_SOURCE, advance, end_game, end_step, enter_step, legal, must_act, offered,
+    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, legal, must_act, offered,
 )
 from compiler.ir.english import English, Vocabulary
 from compiler.ir import model as m
@@ -112,7 +112,8 @@ class Position:
 
     @property
     def active(self) -> int:
-        return self.state.turn.active
+        """The player to decide now (the active player, unless a choice was granted out of turn)."""
+        return self.state.turn.actor
 
     def scores(self) -> dict[str, int]:
         g = self.game
@@ -125,7 +126,7 @@ class Position:
     def situation(self) -> Situation:
         st, g = self.state, self.game
         step = g.steps[st.turn.step]
-        return Situation(turn=st.turn.number, player=g.seat_id(st.turn.active), step=step.id,
+        return Situation(turn=st.turn.number, player=g.seat_id(st.turn.actor), step=step.id,
                          finished=st.finished, scores=self.scores())
 
     def legal_moves(self) -> list[Move]:
@@ -266,7 +267,10 @@ class Position:
         env = Env(game, st)
         try:
             if action is None:
-                end_step(env)
+                if st.turn.actor != st.turn.active:
+                    decline(env)
+                else:
+                    end_step(env)
             else:
                 if source == STEP_SOURCE:
                     st.turn = st.turn.but(taken=st.turn.taken + 1)
@@ -322,7 +326,7 @@ class Position:
 def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
     g = grants[i]
     if g.remaining > 1:
-        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule)
+        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule, g.player)
         return grants[:i] + (used,) + grants[i + 1:]
     return grants[:i] + grants[i + 1:]
 

@@ -37,6 +37,7 @@ class Grant:
     remaining: int
     bindings: tuple[tuple[str, Any], ...] = ()
     rule: str | None = None
+    player: int | None = None  # someone other than the active player decides
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,14 @@ class Turn:
 
     def but(self, **changes: Any) -> Turn:
         return replace(self, **changes)
+
+    @property
+    def actor(self) -> int:
+        """Who decides now: a player granted a choice out of turn, else the active player."""
+        for g in self.grants:
+            if g.player is not None and g.player != self.active:
+                return g.player
+        return self.active
 
 
 POOL = ("pool",)

@@ -39,6 +39,13 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
         return []
     step = game.steps[st.turn.step]
     out = []
+    actor = st.turn.actor
+    if actor != st.turn.active:  # someone else decides first; only their grants are open
+        for i, g in enumerate(st.turn.grants):
+            if g.player == actor:
+                fixed = {k: _resolve(st, v) for k, v in g.bindings}
+                out += [(game.actions[a], i, fixed) for a in g.actions]
+        return out
     full = step.mode in ("must_one", "may_one") and st.turn.taken >= 1
     if step.mode != "automatic" and not full:
         out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
@@ -68,6 +75,8 @@ def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str
 
 
 def must_act(game: Game, st: State) -> bool:
+    if st.turn.actor != st.turn.active:
+        return False  # a choice granted out of turn may always be declined
     step = game.steps[st.turn.step]
     return step.mode == "must_one" and st.turn.taken == 0
 
@@ -86,12 +95,23 @@ def advance(env: Env) -> None:
         st = env.state
         if has_decision(game, st):
             return
+        if st.turn.actor != st.turn.active:
+            decline(env)
+            continue
         if must_act(game, st):
             step = game.steps[st.turn.step]
             note(env, "skipped", step.rule,
                  f"{game.seat_name(st.turn.active)} can do nothing legal in step "
                  f"“{step.title}”, so it is skipped", step=step.id)
         end_step(env)
+
+
+def decline(env: Env) -> None:
+    """The out-of-turn player passes: their grants lapse and play goes on."""
+    st = env.state
+    actor = st.turn.actor
+    st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g.player != actor))
+    env.me = st.turn.actor
 
 
 def end_step(env: Env) -> None:

@@ -307,7 +307,8 @@ class English:
         return f"{self(s.target.obj)} has no {s.target.name} any more"
 
     def s_grant_one(self, s: n.GrantOne) -> str:
-        return f"you may also {self.v.actions.get(s.action, s.action)}"
+        who = "you" if s.to is None else self(s.to)
+        return f"{who} may also {self.v.actions.get(s.action, s.action)}"
 
     def s_grant_many(self, s: n.GrantMany) -> str:
         acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)

@@ -8,7 +8,7 @@ the rule's heading.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -315,6 +315,36 @@ class Example(Node):
     expect: list[PositionFact] = []
 
 
+# -------------------------------------------------------------------- variants
+
+
+Editable = Literal["rule", "chapter", "tiles", "tile", "term", "ruling", "example"]
+
+
+class Edit(Node):
+    """One edit a variant makes to the ruleset it extends (as written)."""
+
+    op: Literal["replace", "remove", "add_to"]
+    kind: Editable
+    ids: list[str] = []
+    item: Any = None          # the replacing item, for `replace`
+    items: list[Any] = []     # what is added, for `add to`
+
+
+class Change(BaseModel):
+    """What a variant changed, by id, as the compiled ruleset remembers it.
+
+    The engine never reads this; the rulebook's "What changes" page and
+    `rulebook diff` do.
+    """
+
+    op: Literal["added", "replaced", "removed"]
+    kind: Editable
+    id: str
+    parent: str | None = None  # for a rule: the chapter or rule it sits in
+    loc: Loc | None = None
+
+
 # --------------------------------------------------------------------- ruleset
 
 
@@ -332,6 +362,8 @@ class Ruleset(BaseModel):
     version: str = "1"
     source: str = ""
     extends: str | None = None
+    header: list[str] = []        # the header fields this ruleset wrote itself
+    changes: list[Change] = []    # for a variant: what it changed in its base
     players_min: int = 2
     players_max: int = 4
     seats: list[Seat] = []

@@ -246,10 +246,15 @@ class ClearAttr(Stmt):
 
 
 class GrantOne(Stmt):
-    """Grant the active player one extra use of an action, with parameters fixed."""
+    """Grant one extra use of an action, with parameters fixed.
+
+    By default to the active player; `to` names another player, who then
+    decides before play goes on (a choice the rules give someone else).
+    """
 
     node: Literal["grant_one"] = "grant_one"
     action: str
+    to: Expr | None = None
     bindings: list[tuple[str, Expr]] = []
 
 

@@ -69,7 +69,31 @@ class ToIR(Transformer):
             version=t.get("version", "1"), source=t.get("source", ""),
             extends=t.get("extends"), players_min=lo, players_max=hi,
             seats=t.get("seats", []), contents=t.get("contents", []), loc=self._loc(meta),
+            header=sorted(k for k in t if k != "extends"),
         )
+
+    # ------------------------------------------------------------- variants
+
+    _KINDS = {m.Rule: "rule", m.Chapter: "chapter", m.TileSet: "tiles", m.TileDef: "tile",
+              m.Term: "term", m.Ruling: "ruling", m.Example: "example"}
+
+    def replace(self, meta: Meta, c: list[Any]) -> m.Edit:
+        item = c[0]
+        return m.Edit(op="replace", kind=self._KINDS[type(item)], ids=[item.id], item=item,
+                      loc=self._loc(meta))
+
+    def remove(self, meta: Meta, c: list[Any]) -> m.Edit:
+        return m.Edit(op="remove", kind=c[0], ids=[str(x) for x in c[1:]], loc=self._loc(meta))
+
+    def add_to(self, meta: Meta, c: list[Any]) -> m.Edit:
+        return m.Edit(op="add_to", kind=c[0], ids=[str(c[1])], items=list(c[2:]),
+                      loc=self._loc(meta))
+
+    def removable(self, meta: Meta, c: list[Any]) -> str:
+        return str(c[0])
+
+    def addable(self, meta: Meta, c: list[Any]) -> str:
+        return str(c[0])
 
     def extends(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("extends", str(c[0]))
@@ -115,7 +139,7 @@ class ToIR(Transformer):
         rid = c[0]
         text, rules, decls = self._body(c[2:])
         for d in decls:
-            _cite(d, rid)
+            cite_rule(d, rid)
         return m.Rule(id=rid, title=unquote(c[1]), text=text, rules=rules, decls=decls,
                       loc=self._loc(meta))
 
@@ -426,8 +450,12 @@ class ToIR(Transformer):
         return n.ClearAttr(target=c[0], loc=self._loc(meta))
 
     def grant_one(self, meta: Meta, c: list[Any]) -> n.GrantOne:
-        return n.GrantOne(action=str(c[0]), bindings=c[1] if len(c) > 1 else [],
-                          loc=self._loc(meta))
+        to = next((x.value for x in c[1:] if isinstance(x, _Tagged)), None)
+        bindings = next((x for x in c[1:] if isinstance(x, list)), [])
+        return n.GrantOne(action=str(c[0]), to=to, bindings=bindings, loc=self._loc(meta))
+
+    def grant_to(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("to", c[0])
 
     def grant_with(self, meta: Meta, c: list[Any]) -> list[tuple[str, Any]]:
         return list(c)
@@ -710,7 +738,7 @@ class ToIR(Transformer):
 setattr(ToIR, "return", ToIR.return_)
 
 
-def _cite(decl: Any, rule_id: str) -> None:
+def cite_rule(decl: Any, rule_id: str) -> None:
     """Stamp a declaration (and its clauses) with the rule it sits in, unless cited otherwise."""
     if hasattr(decl, "rule") and decl.rule is None:
         decl.rule = rule_id

@@ -53,6 +53,9 @@ def generate(docs: Path) -> tuple[list[Any], str]:
         books.append(RulesetPages(rules, results, write_record(history, final)))
     if problems:
         raise BuildError("\n".join(problems))
+    by_id = {b.rs.id: b for b in books}
+    for book in books:
+        book.link_books(by_id)
     pages = [site_index(books)]
     extra: dict[str, str] = {}
     nav: list[Any] = [{"Home": "index.md"}]

@@ -151,7 +151,7 @@ class Formal:
     def d_use_tiles(self, d: m.UseTiles, rule: m.Rule) -> list[str]:
         sets = [self.tilesets[t] for t in d.tilesets if t in self.tilesets]
         return ["The game uses " + "; ".join(f"{s.title} ({len(s.tiles)} tiles)" for s in sets)
-                + ": see the [tile catalogue](catalogue.md)."]
+                + f": see the [tile catalogue]({self.ix.prefix}catalogue.md)."]
 
     # ---------------------------------------------------------------- turns
 

@@ -33,10 +33,13 @@ class Index:
     rulings_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     examples_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     example_home: dict[str, str] = field(default_factory=dict)  # example -> rule it is shown under
+    # Prepended to every link: "" from the ruleset's own pages, "../other-book/"
+    # when another ruleset's page quotes this one (a variant showing its base).
+    prefix: str = ""
 
     @classmethod
-    def of(cls, rs: m.Ruleset) -> Index:
-        ix = cls(rs)
+    def of(cls, rs: m.Ruleset, prefix: str = "") -> Index:
+        ix = cls(rs, prefix=prefix)
         for ch in rs.chapters:
             ix.chapters[ch.id] = ch
             stack = list(ch.rules)
@@ -76,7 +79,7 @@ class Index:
     # ------------------------------------------------------------- addresses
 
     def page_of_rule(self, rule_id: str) -> str:
-        return f"{self.chapter_of[rule_id].replace('_', '-')}.md"
+        return f"{self.prefix}{self.chapter_of[rule_id].replace('_', '-')}.md"
 
     def rule_link(self, rule_id: str, label: str | None = None) -> str:
         r = self.rules[rule_id]
@@ -87,23 +90,23 @@ class Index:
     def example_link(self, ex_id: str, label: str | None = None) -> str:
         ex = self.examples[ex_id]
         home = self.example_home.get(ex_id)
-        page = self.page_of_rule(home) if home else "examples.md"
+        page = self.page_of_rule(home) if home else f"{self.prefix}examples.md"
         title = html.escape(ex.title, quote=True)
         return f'[{label or ex.number}]({page}#{example_anchor(ex_id)} "{title}")'
 
     def ruling_link(self, ruling_id: str, label: str | None = None) -> str:
         r = self.rulings[ruling_id]
         title = html.escape(r.title, quote=True)
-        return f'[{label or "ruling " + r.number}](rulings.md#{urls.anchor(ruling_id)} "{title}")'
+        return f'[{label or "ruling " + r.number}]({self.prefix}rulings.md#{urls.anchor(ruling_id)} "{title}")'
 
     def term_link(self, term_id: str, label: str | None = None) -> str:
         t = self.terms[term_id]
         tip = html.escape(plain(t.text), quote=True).replace("\n", " ")
-        return f'[{label or t.title}](glossary.md#{urls.anchor(term_id)} "{tip}")'
+        return f'[{label or t.title}]({self.prefix}glossary.md#{urls.anchor(term_id)} "{tip}")'
 
     def chapter_link(self, chapter_id: str, label: str | None = None) -> str:
         ch = self.chapters[chapter_id]
-        return f"[{label or ch.number + '. ' + ch.title}]({chapter_id.replace('_', '-')}.md)"
+        return f"[{label or ch.number + '. ' + ch.title}]({self.prefix}{chapter_id.replace('_', '-')}.md)"
 
     # ------------------------------------------------------------------ prose
 
@@ -128,7 +131,7 @@ class Index:
         if kind == "chapter":
             return self.chapter_link(target, label)
         if kind == "page":
-            return f"[{label or GENERATED_PAGES[target]}]({target}.md)"
+            return f"[{label or GENERATED_PAGES[target]}]({self.prefix}{target}.md)"
         return self.term_link(target, label)
 
 

@@ -51,6 +51,28 @@ class RulesetPages:
         self.formal = Formal(self.rs, self.ix)
         self.slug = urls.slug(self.rs.id)
         self.sample_record = sample_record
+        # Set by `link_books`: the book this one extends, and the books extending it.
+        self.base: RulesetPages | None = None
+        self.variants: list[RulesetPages] = []
+        self.base_ix: Index | None = None
+        self.base_formal: Formal | None = None
+
+    def link_books(self, books: dict[str, RulesetPages]) -> None:
+        """Know the base this ruleset extends (to show it beside changed rules) and its variants."""
+        base = books.get(self.rs.extends or "")
+        if base is None:
+            return
+        self.base = base
+        base.variants.append(self)
+        self.base_ix = Index.of(base.rs, prefix=f"../{base.slug}/")
+        self.base_formal = Formal(base.rs, self.base_ix)
+
+    @property
+    def label(self) -> str:
+        return self.rs.subtitle or self.rs.title
+
+    def change(self, kind: str, ident: str) -> m.Change | None:
+        return next((c for c in self.rs.changes if c.kind == kind and c.id == ident), None)
 
     # ------------------------------------------------------------- all pages
 
@@ -59,11 +81,15 @@ class RulesetPages:
         out += [self.chapter_page(ch) for ch in self.rs.chapters]
         out += [self.rulings_page(), self.glossary_page(), self.examples_page(),
                 self.catalogue_page(), self.formats_page()]
+        if self.base is not None:
+            out.append(self.changes_page())
         return out
 
     def nav(self) -> list[Any]:
         title = self.rs.subtitle or self.rs.id
         entries: list[Any] = [{"Overview": f"{self.slug}/index.md"}]
+        if self.base is not None:
+            entries.append({"What changes": f"{self.slug}/changes.md"})
         entries += [{f"{ch.number}. {ch.title}": f"{self.slug}/{ch.id.replace('_', '-')}.md"}
                     for ch in self.rs.chapters]
         entries += [{"Rulings": f"{self.slug}/rulings.md"},
@@ -93,6 +119,15 @@ class RulesetPages:
         if rs.source:
             lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
                           f"sentence here is written afresh."]
+        if self.base is not None:
+            lines += ["", f'!!! info "A variant of {self.base.rs.title}: {self.base.label}"', "",
+                      f"    Played by the rules of the [{self.base.label.lower()}]"
+                      f"(../{self.base.slug}/index.md) except for what is listed under "
+                      f"[What changes](changes.md): {len(self.rs.changes)} changes. Rules "
+                      f"that differ show both readings in tabs."]
+        if self.variants:
+            lines += ["", "Variants of this ruleset: " + ", ".join(
+                f"[{v.label}](../{v.slug}/changes.md)" for v in self.variants) + "."]
         lines += ["", "## Contents", ""]
         for ch in rs.chapters:
             lines.append(f"{ch.number}. {self.ix.chapter_link(ch.id, ch.title)}")
@@ -127,9 +162,13 @@ class RulesetPages:
     def rule_section(self, r: m.Rule, depth: int) -> list[str]:
         hashes = "#" * min(depth, 6)
         lines = [f"{hashes} {r.number} {r.title} {{ #{urls.anchor(r.id)} }}", ""]
-        if r.text:
-            lines += [self.ix.prose(r.text), ""]
-        lines += self.formal.box(r)
+        ch = self.change("rule", r.id)
+        if ch is not None and self.base is not None and self.base_ix is not None:
+            lines += self.rule_tabs(r, ch)
+        else:
+            if r.text:
+                lines += [self.ix.prose(r.text), ""]
+            lines += self.formal.box(r)
         lines += self.meta(r)
         for ex_id in self.ix.examples_of.get(r.id, []):
             if self.ix.example_home.get(ex_id) == r.id:
@@ -138,8 +177,38 @@ class RulesetPages:
             lines += self.rule_section(child, depth + 1)
         return lines
 
+    def rule_tabs(self, r: m.Rule, ch: m.Change) -> list[str]:
+        """A changed rule: this ruleset's reading, and the base's beside it in a linked tab."""
+        assert self.base is not None and self.base_ix is not None and self.base_formal is not None
+        mine = [self.ix.prose(r.text), ""] if r.text else []
+        mine += self.formal.box(r)
+        lines = [f'=== "{self.label}"', ""] + _indent(mine)
+        old = self.base.ix.rules.get(r.id) if ch.op == "replaced" else None
+        if old is not None:
+            theirs = [f"*{old.number} {old.title}*, as the {self.base.label.lower()} has it "
+                      f"({self.base_ix.rule_link(r.id, 'open')}):", ""]
+            theirs += [self.base_ix.prose(old.text), ""] if old.text else []
+            theirs += self.base_formal.box(old)
+            lines += [f'=== "{self.base.label}"', ""] + _indent(theirs)
+        else:
+            lines += [f'=== "{self.base.label}"', "",
+                      f"    Not in the {self.base.label.lower()}: this rule is new here.", ""]
+        return lines
+
     def meta(self, r: m.Rule) -> list[str]:
         parts = []
+        changed = []
+        for v in self.variants:
+            c = v.change("rule", r.id)
+            if c is None:
+                continue
+            if c.op == "removed":
+                changed.append(f"[{v.label}: removed](../{v.slug}/changes.md#removed)")
+            else:
+                changed.append(f"[{v.label}](../{v.slug}/{v.ix.page_of_rule(r.id)}"
+                               f"#{urls.anchor(r.id)})")
+        if changed:
+            parts.append("**Changed in:** " + ", ".join(changed))
         rulings = self.ix.rulings_of.get(r.id, [])
         if rulings:
             parts.append("**Rulings:** " + ", ".join(
@@ -317,6 +386,80 @@ class RulesetPages:
 
     # ------------------------------------------------------------ rulings
 
+    # ------------------------------------------------------------- variants
+
+    def changes_page(self) -> Page:
+        """Every rule, tile, example... this variant adds, replaces or removes, beside the base."""
+        assert self.base is not None and self.base_ix is not None
+        base, bix = self.base, self.base_ix
+        rs = self.rs
+        lines = [f"# What changes in the {self.label.lower()}", "",
+                 f"This ruleset extends [{base.rs.title}: {base.label}](../{base.slug}/index.md) "
+                 f"and is played by its rules, except for what is listed here. The list is made "
+                 f"from the rules files themselves, so it is complete.", ""]
+        ops = {op: [c for c in rs.changes if c.op == op] for op in ("added", "replaced", "removed")}
+        counts = ", ".join(f"{len(v)} {k}" for k, v in ops.items() if v)
+        lines += [f"In all: {counts}.", ""]
+        rules = {op: [c for c in cs if c.kind == "rule"] for op, cs in ops.items()}
+        if rules["replaced"]:
+            lines += ["## Rules replaced { #replaced }", ""]
+            for c in rules["replaced"]:
+                new, old = self.ix.rules[c.id], base.ix.rules.get(c.id)
+                lines += [f"### {new.number} {new.title}", "",
+                          f"Here: {self.ix.rule_link(c.id, new.number + ' ' + new.title)}"
+                          + (f" · {base.label}: {bix.rule_link(c.id, old.number + ' ' + old.title)}"
+                             if old else ""), "",
+                          '<div class="compare" markdown>', "",
+                          '<div markdown>', "", f"**{self.label}**", "",
+                          self.ix.prose(new.text) if new.text else "*(no text)*", "", "</div>", "",
+                          '<div markdown>', "", f"**{base.label}**", "",
+                          (bix.prose(old.text) if old and old.text else "*(no text)*"), "",
+                          "</div>", "", "</div>", ""]
+        if rules["added"]:
+            lines += ["## Rules added { #added }", ""]
+            for c in rules["added"]:
+                r = self.ix.rules[c.id]
+                lines.append(f"- {self.ix.rule_link(c.id, r.number + ' ' + r.title)}")
+            lines.append("")
+        if rules["removed"]:
+            lines += ["## Rules removed { #removed }", ""]
+            for c in rules["removed"]:
+                old = base.ix.rules.get(c.id)
+                label = f"{old.number} {old.title}" if old else c.id
+                lines.append(f"- {bix.rule_link(c.id, label)}" if old else f"- `{c.id}`")
+            lines.append("")
+        others = [c for c in rs.changes if c.kind != "rule"]
+        if others:
+            lines += ["## Everything else { #other }", "",
+                      "| Change | What | Id |", "|---|---|---|"]
+            for c in others:
+                lines.append(f"| {c.op} | {self._kind_words(c.kind)} | {self._change_link(c)} |")
+            lines.append("")
+        return self._page("changes.md", f"What changes: {self.label}", lines)
+
+    @staticmethod
+    def _kind_words(kind: str) -> str:
+        return {"tiles": "tile set", "tile": "tile", "term": "glossary term", "ruling": "ruling",
+                "example": "worked example", "chapter": "chapter"}.get(kind, kind)
+
+    def _change_link(self, c: m.Change) -> str:
+        assert self.base_ix is not None
+        ix = self.base_ix if c.op == "removed" else self.ix
+        try:
+            if c.kind == "example":
+                return ix.example_link(c.id, f"{ix.examples[c.id].number} {ix.examples[c.id].title}")
+            if c.kind == "ruling":
+                return ix.ruling_link(c.id, f"{ix.rulings[c.id].number} {ix.rulings[c.id].title}")
+            if c.kind == "term":
+                return ix.term_link(c.id)
+            if c.kind == "chapter":
+                return ix.chapter_link(c.id)
+            if c.kind in ("tile", "tiles"):
+                return f"[`{c.id}`]({ix.prefix}catalogue.md)"
+        except KeyError:
+            pass
+        return f"`{c.id}`"
+
     def rulings_page(self) -> Page:
         lines = ["# Rulings", "",
                  "Where the printed rules are silent, unclear, or contradict themselves, a careful "
@@ -481,6 +624,10 @@ class RulesetPages:
                 model = from_state(self.rules, res.before.state)
                 return model.model_dump_json(indent=2, exclude_defaults=True)
         return None
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line if line else "" for line in "\n".join(lines).split("\n")]
 
 
 def _figure(svg: str, caption: str) -> str:

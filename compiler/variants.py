@@ -1,0 +1,296 @@
+"""Variants: a ruleset that extends another, edited by id.
+
+A variant starts as a copy of its base and applies its items in the order
+written: plain items are added, `replace` and `remove` edit by id, `add to`
+puts rules, declarations or tiles into an existing chapter, rule or tile set.
+The result is a complete ruleset: the checker, engine and rulebook read it as
+if it had been written out in full. What was changed is kept in
+`Ruleset.changes`, for the "What changes" page and `rulebook diff`.
+
+Editing an id that does not exist, or adding one that already does, is an
+error with a "did you mean" — the common mistakes of an author who misremembers
+an id, or forgets that the base already has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
+from compiler.ir import model as m
+from compiler.parse.transform import cite_rule
+
+HEADER_FIELDS = ("title", "subtitle", "version", "source", "players", "seats", "contents")
+
+
+@dataclass
+class _Where:
+    """A rule's place: the list holding it and the chapter or rule that owns the list."""
+
+    siblings: list[m.Rule]
+    parent: str
+
+
+@dataclass
+class VariantBuilder:
+    base: m.Ruleset
+    sources: SourceMap
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changes: list[m.Change] = field(default_factory=list)
+
+    # ------------------------------------------------------------ lookups
+
+    def _rules(self) -> dict[str, _Where]:
+        found: dict[str, _Where] = {}
+
+        def walk(rules: list[m.Rule], parent: str) -> None:
+            for r in rules:
+                found[r.id] = _Where(rules, parent)
+                walk(r.rules, r.id)
+
+        for ch in self.base.chapters:
+            walk(ch.rules, ch.id)
+        return found
+
+    def _rule(self, rid: str) -> m.Rule | None:
+        where = self._rules().get(rid)
+        return next(r for r in where.siblings if r.id == rid) if where else None
+
+    def _tiles(self) -> dict[str, m.TileSet]:
+        return {t.id: s for s in self.base.tilesets for t in s.tiles}
+
+    def _collection(self, kind: str) -> list[Any]:
+        return {"chapter": self.base.chapters, "tiles": self.base.tilesets,
+                "term": self.base.terms, "ruling": self.base.rulings,
+                "example": self.base.examples}[kind]
+
+    def _ids(self, kind: str) -> list[str]:
+        if kind == "rule":
+            return list(self._rules())
+        if kind == "tile":
+            return list(self._tiles())
+        return [x.id for x in self._collection(kind)]
+
+    def _error(self, loc: Any, code: str, message: str, hint: str | None = None) -> None:
+        self.diagnostics.append(self.sources.diagnostic(loc, code, message, hint=hint))
+
+    def _missing(self, edit: m.Edit | Any, kind: str, ident: str, verb: str) -> None:
+        self._error(edit.loc, "unknown-name",
+                    f"cannot {verb} {kind} `{ident}`: {self.base.extends or 'the base'} "
+                    f"has no such {kind}", hint=did_you_mean(ident, self._ids(kind)))
+
+    def _note(self, op: str, kind: str, ident: str, loc: Any, parent: str | None = None) -> None:
+        self.changes.append(m.Change(op=op, kind=kind, id=ident, parent=parent, loc=loc))
+
+    # ------------------------------------------------------------ the edits
+
+    def header(self, own: m.Ruleset) -> None:
+        rs = self.base
+        rs.extends, rs.id, rs.loc = own.extends, own.id, own.loc
+        for name in own.header:
+            if name == "players":
+                rs.players_min, rs.players_max = own.players_min, own.players_max
+            else:
+                setattr(rs, name, getattr(own, name))
+        rs.header = own.header
+
+    def add(self, item: Any) -> None:
+        kind = {m.Chapter: "chapter", m.TileSet: "tiles", m.Term: "term", m.Ruling: "ruling",
+                m.Example: "example"}.get(type(item))
+        if kind is None:  # a declaration outside any rule
+            self.base.decls.append(item)
+            return
+        if item.id in self._ids(kind):
+            self._error(item.loc, "duplicate",
+                        f"{kind} `{item.id}` already exists in {self.base.extends}; "
+                        f"write `replace {kind} {item.id} ...` to change it")
+            return
+        if kind == "chapter":
+            clash = [r.id for r in _walk(item.rules) if r.id in self._rules()]
+            for rid in clash:
+                self._error(item.loc, "duplicate", f"rule `{rid}` already exists in "
+                            f"{self.base.extends}; write `replace rule {rid} ...` instead")
+            if clash:
+                return
+            if "contents" not in self.base.header:
+                self.base.contents.append(item.id)
+        self._collection(kind).append(item)
+        self._note("added", kind, item.id, item.loc)
+        if kind == "chapter":
+            for r in _walk(item.rules):
+                self._note("added", "rule", r.id, r.loc, item.id)
+
+    def replace(self, edit: m.Edit) -> None:
+        item, kind = edit.item, edit.kind
+        if kind == "rule":
+            where = self._rules().get(item.id)
+            if where is None:
+                self._missing(edit, "rule", item.id, "replace")
+                return
+            i = next(k for k, r in enumerate(where.siblings) if r.id == item.id)
+            where.siblings[i] = self._merge_rule(where.siblings[i], item, where.parent)
+            return
+        if kind == "chapter":
+            old = next((c for c in self.base.chapters if c.id == item.id), None)
+            if old is None:
+                self._missing(edit, "chapter", item.id, "replace")
+                return
+            old.title, old.text, old.decls, old.loc = item.title, item.text, item.decls, item.loc
+            old.rules = self._merge_children(old.rules, item.rules, old.id)
+            self._note("replaced", "chapter", item.id, item.loc)
+            return
+        if kind == "tile":
+            owner = self._tiles().get(item.id)
+            if owner is None:
+                self._missing(edit, "tile", item.id, "replace")
+                return
+            owner.tiles = [item if t.id == item.id else t for t in owner.tiles]
+            self._note("replaced", "tile", item.id, item.loc, owner.id)
+            return
+        items = self._collection(kind)
+        i = next((k for k, x in enumerate(items) if x.id == item.id), None)
+        if i is None:
+            self._missing(edit, kind, item.id, "replace")
+            return
+        items[i] = item
+        self._note("replaced", kind, item.id, item.loc)
+
+    def _merge_rule(self, old: m.Rule, new: m.Rule, parent: str) -> m.Rule:
+        merged = new.model_copy(update={"rules": self._merge_children(old.rules, new.rules,
+                                                                      new.id)})
+        self._note("replaced", "rule", new.id, new.loc, parent)
+        return merged
+
+    def _merge_children(self, old: list[m.Rule], new: list[m.Rule], parent: str
+                        ) -> list[m.Rule]:
+        out = list(old)
+        for child in new:
+            i = next((k for k, r in enumerate(out) if r.id == child.id), None)
+            if i is not None:
+                out[i] = self._merge_rule(out[i], child, parent)
+            elif child.id in self._rules():
+                self._error(child.loc, "duplicate", f"rule `{child.id}` already exists "
+                            f"elsewhere in {self.base.extends}; replace it where it is")
+            else:
+                out.append(child)
+                for r in _walk([child]):
+                    self._note("added", "rule", r.id, r.loc, parent)
+        return out
+
+    def remove(self, edit: m.Edit) -> None:
+        for ident in edit.ids:
+            if edit.kind == "rule":
+                where = self._rules().get(ident)
+                if where is None:
+                    self._missing(edit, "rule", ident, "remove")
+                    continue
+                gone = next(r for r in where.siblings if r.id == ident)
+                where.siblings.remove(gone)
+                for r in _walk([gone]):
+                    self._note("removed", "rule", r.id, edit.loc, where.parent)
+                continue
+            if edit.kind == "tile":
+                owner = self._tiles().get(ident)
+                if owner is None:
+                    self._missing(edit, "tile", ident, "remove")
+                    continue
+                owner.tiles = [t for t in owner.tiles if t.id != ident]
+                self._note("removed", "tile", ident, edit.loc, owner.id)
+                continue
+            items = self._collection(edit.kind)
+            i = next((k for k, x in enumerate(items) if x.id == ident), None)
+            if i is None:
+                self._missing(edit, edit.kind, ident, "remove")
+                continue
+            gone = items.pop(i)
+            if edit.kind == "chapter":
+                if ident in self.base.contents:
+                    self.base.contents.remove(ident)
+                for r in _walk(gone.rules):
+                    self._note("removed", "rule", r.id, edit.loc, ident)
+            self._note("removed", edit.kind, ident, edit.loc)
+
+    def add_to(self, edit: m.Edit) -> None:
+        target = edit.ids[0]
+        if edit.kind == "tiles":
+            owner = next((s for s in self.base.tilesets if s.id == target), None)
+            if owner is None:
+                self._missing(edit, "tiles", target, "add to")
+                return
+            known = self._tiles()
+            for t in edit.items:
+                if not isinstance(t, m.TileDef):
+                    self._error(edit.loc, "structure", "only tiles can be added to a tile set")
+                elif t.id in known:
+                    self._error(t.loc, "duplicate", f"tile `{t.id}` already exists; "
+                                f"write `replace tile {t.id} ...` to change it")
+                else:
+                    owner.tiles.append(t)
+                    self._note("added", "tile", t.id, t.loc, owner.id)
+            return
+        holder: m.Rule | m.Chapter | None
+        if edit.kind == "chapter":
+            holder = next((c for c in self.base.chapters if c.id == target), None)
+        else:
+            holder = self._rule(target)
+        if holder is None:
+            self._missing(edit, edit.kind, target, "add to")
+            return
+        for item in edit.items:
+            if isinstance(item, m.Rule):
+                if item.id in self._rules():
+                    self._error(item.loc, "duplicate", f"rule `{item.id}` already exists; "
+                                f"write `replace rule {item.id} ...` to change it")
+                    continue
+                holder.rules.append(item)
+                for r in _walk([item]):
+                    self._note("added", "rule", r.id, r.loc, holder.id)
+            elif isinstance(item, m.TileDef):
+                self._error(item.loc, "structure", "tiles are added with `add to tiles SET`")
+            else:
+                if edit.kind == "rule":
+                    cite_rule(item, target)
+                    self._note("replaced", "rule", target, edit.loc)
+                holder.decls.append(item)
+
+
+def _walk(rules: list[m.Rule]) -> list[m.Rule]:
+    out: list[m.Rule] = []
+    for r in rules:
+        out.append(r)
+        out += _walk(r.rules)
+    return out
+
+
+def apply_variant(base: m.Ruleset, own: m.Ruleset, items: list[Any], sources: SourceMap
+                  ) -> tuple[m.Ruleset, list[Diagnostic]]:
+    """Edit `base` (a fresh, unchecked copy) by the variant's header and items."""
+    builder = VariantBuilder(base, sources)
+    builder.header(own)
+    for item in items:
+        if isinstance(item, m.Ruleset):
+            continue
+        if isinstance(item, m.Edit):
+            getattr(builder, item.op)(item)
+        else:
+            builder.add(item)
+    base.changes = _collapse(builder.changes)
+    return base, builder.diagnostics
+
+
+def _collapse(changes: list[m.Change]) -> list[m.Change]:
+    """One entry per (kind, id): an added-then-replaced rule is simply added, and so on."""
+    out: dict[tuple[str, str], m.Change] = {}
+    for c in changes:
+        key = (c.kind, c.id)
+        prev = out.get(key)
+        if prev is None:
+            out[key] = c
+        elif prev.op == "added" and c.op == "replaced":
+            continue
+        elif prev.op == "added" and c.op == "removed":
+            del out[key]
+        else:
+            out[key] = c.model_copy(update={"parent": c.parent or prev.parent})
+    return list(out.values())

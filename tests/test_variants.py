@@ -1,0 +1,182 @@
+"""Variants: a ruleset that extends another and edits it by id.
+
+Written as an author meets the mechanism: a small variant file on top of the
+Deluxe base game, and what `rulebook check` says when an id is wrong.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import CompileError
+from compiler.engine.formats import from_state
+from compiler.engine.position import Position, Rules
+from compiler.ir import model as m
+from compiler.load import load_files, load_ruleset
+
+
+def variant(tmp_path: Path, body: str, name: str = "my_variant") -> m.Ruleset:
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    (folder / "ruleset.rules").write_text(textwrap.dedent(body), encoding="utf-8")
+    return load_files(sorted(folder.glob("*.rules")))[0]
+
+
+def errors(tmp_path: Path, body: str) -> list[str]:
+    with pytest.raises(CompileError) as info:
+        variant(tmp_path, body)
+    return [f"{d.message} | {d.hint or ''}" for d in info.value.diagnostics]
+
+
+HEADER = """
+ruleset my_variant extends trian_deluxe {
+    subtitle "My variant"
+}
+"""
+
+
+def test_a_variant_with_no_edits_is_the_base_game(tmp_path: Path, deluxe: m.Ruleset) -> None:
+    rs = variant(tmp_path, HEADER)
+    assert rs.id == "my_variant" and rs.extends == "trian_deluxe"
+    assert rs.title == deluxe.title and rs.subtitle == "My variant"
+    assert [r.id for r in rs.all_rules()] == [r.id for r in deluxe.all_rules()]
+    assert len(rs.examples) == len(deluxe.examples) and rs.changes == []
+
+
+def test_replacing_a_rule_changes_what_the_engine_does(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + '''
+        replace rule actions.research "Research" {
+            text """Score 5 victory points."""
+            action research "research" {
+                notation "research"
+                give 5 points to me
+            }
+        }
+    ''')
+    assert [(c.op, c.id) for c in rs.changes] == [("replaced", "actions.research")]
+    rules = Rules(rs)
+    action = rules.game.actions["research"]
+    assert action.decl.rule == "actions.research"
+    assert "5" in rs.rule_index()["actions.research"].text
+
+
+def test_replacing_a_rule_keeps_the_sub_rules_it_does_not_mention(tmp_path: Path,
+                                                                  deluxe: m.Ruleset) -> None:
+    rs = variant(tmp_path, HEADER + '''
+        replace rule actions.teleport "Teleporting an emissary" {
+            text """As in the base game, in fewer words."""
+            action teleport "teleport an emissary" {
+                notation "teleport {e} to {dest}"
+                require placed has teleport
+                choose e from emissary in neighbours(placed)
+                choose dest from sites
+                move e to dest
+            }
+        }
+    ''')
+    old = [r.id for r in deluxe.rule_index()["actions.teleport"].rules]
+    assert [r.id for r in rs.rule_index()["actions.teleport"].rules] == old
+
+
+def test_removing_a_rule_removes_its_declarations_and_sub_rules(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + """
+        remove rule actions.one_kind
+        remove example teleport_occupied
+    """)
+    assert "actions.one_kind" not in rs.rule_index()
+    game = Rules(rs).game
+    assert not any(f.rule == "actions.one_kind" for f in rs.all_decls()
+                   if isinstance(f, m.Forbid))
+    assert len(game.forbids) == len(Rules(load_ruleset("trian_deluxe")).game.forbids) - 1
+    assert {(c.op, c.kind, c.id) for c in rs.changes} == {
+        ("removed", "rule", "actions.one_kind"), ("removed", "example", "teleport_occupied")}
+
+
+def test_add_to_puts_a_rule_into_an_existing_chapter(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + '''
+        add to chapter end {
+            rule end.bonus "A bonus for the last player" {
+                text """The last player in turn order scores 3 more points."""
+                at end of game {
+                    give 3 points to only(players as p where p == me)
+                }
+            }
+        }
+    ''')
+    chapter = next(c for c in rs.chapters if c.id == "end")
+    assert chapter.rules[-1].id == "end.bonus"
+    assert chapter.rules[-1].number == f"{chapter.number}.{len(chapter.rules)}"
+    assert ("added", "end.bonus") in {(c.op, c.id) for c in rs.changes}
+
+
+def test_replacing_an_unknown_rule_says_did_you_mean(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + '''
+        replace rule actions.reserch "Research" { text """x""" }
+    ''')
+    assert "cannot replace rule `actions.reserch`" in msg
+    assert "did you mean `actions.research`" in msg
+
+
+def test_removing_an_unknown_example_says_did_you_mean(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + "remove example nebula_fuor\n")
+    assert "cannot remove example `nebula_fuor`" in msg and "nebula_four" in msg
+
+
+def test_writing_an_existing_id_plainly_asks_for_replace(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + '''
+        term nebula "nebula" { text """A cloud.""" }
+    ''')
+    assert "term `nebula` already exists" in msg and "replace term nebula" in msg
+
+
+def test_a_reference_to_a_removed_rule_names_the_removal(tmp_path: Path) -> None:
+    found = errors(tmp_path, HEADER + "remove rule actions.outpost\n")
+    assert any("refers to no rule" in f and "removes rule `actions.outpost`" in f for f in found)
+
+
+def test_edits_need_a_base(tmp_path: Path) -> None:
+    folder = tmp_path / "lonely"
+    folder.mkdir()
+    (folder / "a.rules").write_text('ruleset lonely { title "x" }\nremove rule a.b\n')
+    with pytest.raises(CompileError) as info:
+        load_files([folder / "a.rules"])
+    assert any("extends none" in d.message for d in info.value.diagnostics)
+
+
+def test_an_unknown_base_is_reported_with_a_suggestion(tmp_path: Path) -> None:
+    found = errors(tmp_path, "ruleset my_variant extends trian_delux { }\n")
+    assert any("extends unknown ruleset `trian_delux`" in f and "trian_deluxe" in f
+               for f in found)
+
+
+def test_a_variant_of_a_variant_inherits_both(tmp_path: Path) -> None:
+    rs = variant(tmp_path, """
+        ruleset family_more extends trian_family { subtitle "Family, more tiles" }
+        add to rule components.tiles { use tiles base }
+    """)
+    assert "family.systems" in rs.rule_index()
+    assert "actions.station" not in rs.rule_index()
+
+
+# ------------------------------------------------------------ out-of-turn choices
+
+
+def test_a_choice_granted_out_of_turn_is_that_players_to_make() -> None:
+    rules = Rules(load_ruleset("trian_family"))
+    ex = next(e for e in rules.ruleset.examples if e.id == "family_recall_all")
+    from compiler.engine.scenario import model_from_facts
+    from compiler.engine.formats import to_state
+    pos = Position(rules, to_state(rules, model_from_facts(rules, ex.given)))
+    after = pos.apply("t68 a at 3,0 r2; research")
+    assert rules.game.seat_id(after.active) == "quuylto"      # Xemh's turn, Quuylto decides
+    assert after.situation().player == "quuylto"
+    moves = [after.notation(mv) for mv in after.legal_moves()]
+    assert moves == ["recall emissary@1,0:nebula", "pass"]
+    # The position, with its pending choice, survives a round trip through JSON.
+    model = from_state(rules, after.state)
+    assert model.turn.grants[0].player == "quuylto"
+    declined = after.apply("pass")
+    assert rules.game.seat_id(declined.state.turn.active) == "khaarquar"
