@@ -433,6 +433,8 @@ class TypeChecker:
         self._attr_target(s.target, scope)
 
     def s_grant_one(self, s: n.GrantOne, scope: Scope) -> None:
+        if s.to is not None:
+            self.expect(s.to, scope, "player", "the player granted the action")
         action = self.sy.actions.get(s.action)
         if action is None:
             self.report(s.loc, "unknown-name", f"unknown action `{s.action}`",
