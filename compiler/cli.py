@@ -1,6 +1,8 @@
 """`rulebook`: the command line.
 
     rulebook check FILE...                  parse and check rules files
+    rulebook new-variant NAME --extends R   scaffold a variant of a ruleset
+    rulebook diff RULESET_A RULESET_B       what B adds, removes and changes
     rulebook compile RULESET --json         the compiled IR
     rulebook build                          compile, verify every example, write and build the site
     rulebook serve                          the same, then a live preview
@@ -85,6 +87,110 @@ def _position(rules: Any, path: str) -> Any:
 
 
 # ------------------------------------------------------------------- authoring
+
+
+VARIANT_TEMPLATE = '''# {name}: a variant of {base}.
+#
+# A variant starts as a copy of {base} and changes it by id. Everything
+# written plainly (a chapter, tile set, term, ruling, example) is added;
+# `replace` and `remove` change what {base} has. Check it with
+#     rulebook check rules/{name}
+# and see what it changes with
+#     rulebook diff {base} {name}
+
+ruleset {name} extends {base} {{
+    subtitle "{title}"
+}}
+
+chapter {name} "What the {title} changes" {{
+    text """
+    Say here, in a few sentences, what your variant is about. Each rule you
+    add, replace or remove appears on the generated "What changes" page.
+    """
+}}
+
+# Replace a rule of {base} (its sub-rules stay unless you replace them too):
+#
+# replace rule {rule} "{rule_title}" {{
+#     text """The rule in your variant's words."""
+# }}
+#
+# Remove rules, tiles or examples (every id must exist in {base}):
+#
+# remove example {example}
+#
+# Add a rule to an existing chapter:
+#
+# add to chapter {chapter} {{
+#     rule {chapter}.my_rule "My rule" {{
+#         text """..."""
+#     }}
+# }}
+'''
+
+
+@app.command("new-variant")
+def new_variant(name: Annotated[str, typer.Argument(help="The new ruleset's id (a folder name).")],
+                extends: Annotated[str, typer.Option("--extends", help="The ruleset to build on.")],
+                folder: Annotated[Optional[Path], typer.Option(
+                    help="Where to create it (default: rules/NAME).")] = None) -> None:
+    """Scaffold a variant: a rules file that extends RULESET and checks cleanly at once."""
+    import re
+
+    from compiler.load import RULES_DIR, load_files
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        _fail(f"`{name}` cannot be a ruleset id: use lower-case letters, digits and _")
+    base = _rules(extends).ruleset
+    target = folder or RULES_DIR / name
+    if target.exists() and any(target.iterdir()):
+        _fail(f"{target} already exists and is not empty")
+    rule = next((r for r in base.all_rules() if r.decls), base.all_rules()[0])
+    chapter = base.chapters[-1].id
+    text = VARIANT_TEMPLATE.format(
+        name=name, base=base.id, title=name.replace("_", " ") + " variant", rule=rule.id,
+        rule_title=rule.title, chapter=chapter,
+        example=base.examples[0].id if base.examples else "some_example")
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / "ruleset.rules"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_files([path])
+    except CompileError as e:  # the scaffold must always check; say so loudly if not
+        _fail(f"the new variant does not check, which is a bug:\n{e}")
+    out.print(f"created {path}: a variant of {base.id}. Next: rulebook check {target}")
+
+
+@app.command("diff")
+def diff_command(a: Annotated[str, typer.Argument(help="The ruleset to compare from.")],
+                 b: Annotated[str, typer.Argument(help="The ruleset to compare to.")],
+                 text: Annotated[bool, typer.Option(help="Show how each rule's text changed.")]
+                 = True) -> None:
+    """What ruleset B adds, removes and changes relative to ruleset A, by id."""
+    from rich.markup import escape
+
+    from compiler.diffing import diff
+    ra, rb = _rules(a).ruleset, _rules(b).ruleset
+    found = diff(ra, rb)
+    if not found:
+        out.print(f"{rb.id} is the same as {ra.id}")
+        return
+    marks = {"added": "[green]+[/green]", "removed": "[red]-[/red]", "changed": "[yellow]~[/yellow]"}
+    counts = {op: sum(1 for d in found if d.op == op) for op in marks}
+    out.print(f"[bold]{rb.id}[/bold] against [bold]{ra.id}[/bold]: "
+              + ", ".join(f"{n} {op}" for op, n in counts.items() if n))
+    for kind in ("chapter", "rule", "tile", "term", "ruling", "example"):
+        group = [d for d in found if d.kind == kind]
+        if not group:
+            continue
+        out.print(f"\n[bold]{kind}s[/bold]")
+        for d in group:
+            extra = " (declarations changed)" if d.declarations_changed else ""
+            out.print(f"  {marks[d.op]} {d.id}  {escape(d.title)}{extra}")
+            if text and d.text_diff:
+                for line in d.text_diff[2:]:
+                    colour = "green" if line.startswith("+") else "red" \
+                        if line.startswith("-") else "dim"
+                    out.print(f"      [{colour}]{escape(line)}[/{colour}]", markup=True)
 
 
 @app.command()

@@ -129,3 +129,32 @@ def test_unknown_ruleset_gets_a_suggestion() -> None:
 def test_schema_prints_json_schema() -> None:
     result = run("schema")
     assert json.loads(result.output)["title"] == "Position"
+
+
+# ------------------------------------------------------------ variants
+
+
+def test_new_variant_scaffolds_a_file_that_checks(tmp_path: Path) -> None:
+    target = tmp_path / "house_rules"
+    result = runner.invoke(app, ["new-variant", "house_rules", "--extends", "trian_deluxe",
+                                 "--folder", str(target)])
+    assert result.exit_code == 0, result.output
+    text = (target / "ruleset.rules").read_text()
+    assert "ruleset house_rules extends trian_deluxe" in text
+    checked = runner.invoke(app, ["check", str(target), "--no-examples"])
+    assert checked.exit_code == 0, checked.output
+
+
+def test_new_variant_refuses_a_bad_name(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["new-variant", "House Rules", "--extends", "trian_deluxe",
+                                 "--folder", str(tmp_path / "x")])
+    assert result.exit_code == 1 and "cannot be a ruleset id" in result.output
+
+
+def test_diff_lists_what_a_variant_adds_removes_and_changes() -> None:
+    result = runner.invoke(app, ["diff", "trian_deluxe", "trian_family"])
+    assert result.exit_code == 0, result.output
+    assert "+ family.systems" in result.output
+    assert "- actions.station" in result.output
+    assert "~ areas.control" in result.output and "(declarations changed)" in result.output
+    assert "[[control]]" in result.output  # prose shown as written, not eaten as markup

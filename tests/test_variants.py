@@ -180,3 +180,23 @@ def test_a_choice_granted_out_of_turn_is_that_players_to_make() -> None:
     assert model.turn.grants[0].player == "quuylto"
     declined = after.apply("pass")
     assert rules.game.seat_id(declined.state.turn.active) == "khaarquar"
+
+
+def test_check_warns_about_what_nothing_reaches(tmp_path: Path) -> None:
+    folder = tmp_path / "my_variant"
+    folder.mkdir()
+    (folder / "ruleset.rules").write_text(textwrap.dedent(HEADER + '''
+        term comet "comet" { text """A rock with a tail.""" }
+        add to chapter actions {
+            rule actions.wish "Wishing" {
+                text """Nothing offers this action."""
+                action wish "wish" { give 1 points to me }
+                define twice(x) = 2 * x
+            }
+        }
+    '''), encoding="utf-8")
+    _, _, warnings = load_files([folder / "ruleset.rules"])
+    found = {w.message for w in warnings}
+    assert "term `comet` is never linked from any text" in found
+    assert "action `wish` is never offered" in found
+    assert "definition `twice` is never used" in found

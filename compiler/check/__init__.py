@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 from compiler.check.symbols import EVENT_VALUES, Symbols
 from compiler.check.types import Scope, TypeChecker, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
@@ -43,6 +45,8 @@ class Checker:
         self.check_decls()
         self.check_tiles()
         self.check_prose()
+        if not any(d.severity == "error" for d in self.diagnostics):
+            self.check_reach()
         self.number()
         return self.diagnostics
 
@@ -399,6 +403,42 @@ class Checker:
                                 hint=self.rule_hint(ref.target) if ref.kind == "rule"
                                 else did_you_mean(ref.target, table))
 
+    # ------------------------------------------------------------ reach
+
+    def check_reach(self) -> None:
+        """Warn about what nothing ever uses: a term no text links, an action no step
+        offers and nothing grants, a definition nothing calls."""
+        texts = [c.text for c in self.rs.chapters] + [r.text for r in self.rs.all_rules()]
+        texts += [t.text for t in self.rs.terms] + [s.text for s in self.rs.tilesets]
+        texts += [x for r in self.rs.rulings for x in (r.text, r.reason, r.question)]
+        texts += [e.text for e in self.rs.examples]
+        linked = {ref.target for t in texts for ref in prose_refs(t) if ref.kind == "term"}
+        for term in self.rs.terms:
+            if term.id not in linked:
+                self.report(term.loc, "unused", f"term `{term.id}` is never linked from any text",
+                            hint=f"link it as [[{term.id}]] where it matters, or remove it",
+                            severity="warning")
+        decls = self.rs.all_decls()
+        offered: set[str] = set()
+        called: set[str] = set()
+        for node in _nodes(decls):
+            if isinstance(node, m.StepDecl):
+                offered.update(node.actions, node.also)
+            elif isinstance(node, n.GrantOne):
+                offered.add(node.action)
+            elif isinstance(node, n.GrantMany):
+                offered.update(node.actions)
+            elif isinstance(node, n.Call):
+                called.add(node.func)
+        for d in decls:
+            if isinstance(d, m.Action) and d.id not in offered:
+                self.report(d.loc, "unreachable", f"action `{d.id}` is never offered",
+                            hint="list it in a `step`, or `grant` it from a rule",
+                            severity="warning")
+            elif isinstance(d, m.Define) and d.id not in called:
+                self.report(d.loc, "unused", f"definition `{d.id}` is never used",
+                            severity="warning")
+
     # ------------------------------------------------------------ numbers
 
     def number(self) -> None:
@@ -417,6 +457,17 @@ class Checker:
             r.number = f"R{i}"
         for i, e in enumerate(self.rs.examples, 1):
             e.number = f"E{i}"
+
+
+def _nodes(value: Any) -> Any:
+    """Every IR node inside `value`, depth first."""
+    if isinstance(value, (list, tuple)):
+        for x in value:
+            yield from _nodes(x)
+    elif isinstance(value, BaseModel):
+        yield value
+        for name in type(value).model_fields:
+            yield from _nodes(getattr(value, name))
 
 
 def _focus_of(message: str) -> str | None:
