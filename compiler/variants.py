@@ -73,7 +73,10 @@ class VariantBuilder:
         return [x.id for x in self._collection(kind)]
 
     def _error(self, loc: Any, code: str, message: str, hint: str | None = None) -> None:
-        self.diagnostics.append(self.sources.diagnostic(loc, code, message, hint=hint))
+        import re
+        quoted = re.search(r"`([^`]+)`", message)
+        self.diagnostics.append(self.sources.diagnostic(
+            loc, code, message, hint=hint, focus=quoted.group(1) if quoted else None))
 
     def _missing(self, edit: m.Edit | Any, kind: str, ident: str, verb: str) -> None:
         self._error(edit.loc, "unknown-name",

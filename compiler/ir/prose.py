@@ -24,7 +24,6 @@ GENERATED_PAGES = {
     "catalogue": "Tile catalogue",
     "examples": "Worked examples",
     "formats": "Positions and records",
-    "language": "The rules language",
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from compiler.diagnostics import CompileError
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
 
-KEEP = ("assets", "overrides", "README.md")
+KEEP = ("assets", "overrides", "guides", "README.md")
 
 
 class BuildError(Exception):
@@ -59,10 +59,19 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     pages = [site_index(books)]
     extra: dict[str, str] = {}
     nav: list[Any] = [{"Home": "index.md"}]
+    games: dict[str, list[Any]] = {}  # one tab per game: its base ruleset, then its variants
     for book in books:
         pages += book.pages()
         extra.update(book.extra_files())
-        nav += book.nav()
+        root = book
+        while root.base is not None:
+            root = root.base
+        games.setdefault(root.rs.title, []).extend(book.nav())
+    nav += [{title: entries} for title, entries in games.items()]
+    guides = [{"Writing your own variant": "guides/variants.md"}]
+    if (docs / "language.md").exists() or "language.md" in {p.path for p in pages}:
+        guides.append({"Language reference": "language.md"})
+    nav.append({"Authoring": guides})
     written = {p.path: p.text for p in pages} | extra
     _sync(docs, written)
     summary = (f"{len(books)} ruleset(s), {examples} worked examples verified against the engine, "

@@ -97,7 +97,7 @@ class RulesetPages:
                     {"Worked examples": f"{self.slug}/examples.md"},
                     {"Tile catalogue": f"{self.slug}/catalogue.md"},
                     {"Positions and records": f"{self.slug}/formats.md"}]
-        return [{f"{self.rs.title}: {title}": entries}]
+        return [{title: entries}]
 
     def extra_files(self) -> dict[str, str]:
         files = {f"{self.slug}/position.schema.json": json.dumps(position_schema(), indent=2)}
