@@ -265,6 +265,19 @@ class TypeChecker:
             self.expect(node.args[0], scope, "card", "the argument of `placeable`")
         return "bool"
 
+    def f_reach(self, node: n.Call, scope: Scope) -> str:
+        """`reach(site, steps, through, kind[, halting])`: tiles a piece at `site` can get to."""
+        if len(node.args) not in (4, 5):
+            self.report(node.loc, "arity", f"`reach` takes 4 or 5 arguments, {len(node.args)} given")
+            return "set:tile"
+        self.expect(node.args[0], scope, "site", "the first argument of `reach`")
+        self.expect(node.args[1], scope, "int", "the number of moves, in `reach`")
+        self.expect(node.args[2], scope, "set:tile", "the tiles `reach` may enter")
+        self.kind_name(node.args[3], ("area",), "the fourth argument of `reach`")
+        if len(node.args) == 5:
+            self.expect(node.args[4], scope, "set:tile", "the tiles that stop a piece, in `reach`")
+        return "set:tile"
+
     def f_supply(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 2):
             self.expect(node.args[0], scope, "player", "the first argument of `supply`")

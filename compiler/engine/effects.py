@@ -221,6 +221,7 @@ class StmtCompiler:
         game, rule, action = self.game, s.rule, s.action
         bindings = [(name, self.expr(e), e.type) for name, e in s.bindings]
         to = self.expr(s.to) if s.to is not None else None
+        must = s.must
 
         def grant(env: Env) -> None:
             st = env.state
@@ -230,7 +231,8 @@ class StmtCompiler:
                 return
             who = env.me if player is None else player
             st.turn = st.turn.but(grants=st.turn.grants + (
-                Grant((action,), 1, bound, rule, player if player != st.turn.active else None),))
+                Grant((action,), 1, bound, rule, player if player != st.turn.active else None,
+                      must),))
             note(env, "granted", rule,
                  f"{game.seat_name(who)} may now {game.actions[action].decl.title}",
                  actions=[action], player=game.seat_id(who))

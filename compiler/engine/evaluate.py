@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import placements
+from compiler.kernel.tiles import placements, walk
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -605,6 +605,30 @@ class ExprCompiler:
             return next(placements(game.catalogue, st.frontier, [f(env)], game.match), None) \
                 is not None
         return placeable
+
+    def f_reach(self, node: n.Call) -> Fn:
+        site_f, steps_f, through_f = (self(a) for a in node.args[:3])
+        kind = node.args[3].id  # type: ignore[attr-defined]
+        halting_f = self(node.args[4]) if len(node.args) > 4 else None
+        game = self.game
+
+        def reach(env: Env) -> tuple[Any, ...]:
+            site = site_f(env)
+            if site is None:
+                return ()
+            cell, name = site
+            st = env.state
+            card, face, _ = st.board[cell]
+            info = game.catalogue.faces[(card, face)]
+            own = info.segments[info.sites[name].segment]
+            # Travel in the `kind` segments the site lies in or touches.
+            starts = [s.index for s in info.segments if s.kind == kind and
+                      (s.index == own.index or set(s.edges) & set(own.edges))]
+            found = walk(game.lattice, st.board, game.catalogue, cell, starts, kind,
+                         steps_f(env), frozenset(through_f(env)),
+                         frozenset(halting_f(env)) if halting_f else frozenset())
+            return tuple(sorted(found, key=cell_key))
+        return reach
 
     def f_supply(self, node: n.Call) -> Fn:
         who = self(node.args[0])

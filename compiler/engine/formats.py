@@ -63,6 +63,7 @@ class GrantState(_Model):
     bindings: dict[str, str] = Field(default_factory=dict)
     rule: str | None = None
     player: str | None = Field(default=None, description="a seat deciding out of turn")
+    must: bool = Field(default=False, description="the choice cannot be declined")
 
 
 class PendingState(_Model):
@@ -398,7 +399,7 @@ class _Builder:
             player = (self.seat(f"turn.grants[{i}].player", gr.player, n)
                       if gr.player is not None else None)
             grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule,
-                                player))
+                                player, gr.must))
         pending = []
         for i, p in enumerate(t.pending):
             index = trigger_index(self.game, p.trigger)
@@ -467,7 +468,8 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     from compiler.engine.effects import from_ref
     grants = [GrantState(actions=list(gr.actions), remaining=gr.remaining, rule=gr.rule,
                          bindings={k: g.format_area(st, from_ref(st, v)) for k, v in gr.bindings},
-                         player=g.seat_id(gr.player) if gr.player is not None else None)
+                         player=g.seat_id(gr.player) if gr.player is not None else None,
+                         must=gr.must)
               for gr in st.turn.grants]
     pending = []
     for p in st.turn.pending:

@@ -326,7 +326,7 @@ class Position:
 def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
     g = grants[i]
     if g.remaining > 1:
-        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule, g.player)
+        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule, g.player, g.must)
         return grants[:i] + (used,) + grants[i + 1:]
     return grants[:i] + grants[i + 1:]
 

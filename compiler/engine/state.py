@@ -38,6 +38,7 @@ class Grant:
     bindings: tuple[tuple[str, Any], ...] = ()
     rule: str | None = None
     player: int | None = None  # someone other than the active player decides
+    must: bool = False         # the choice cannot be declined
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,13 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     step = game.steps[st.turn.step]
     out = []
     actor = st.turn.actor
+    forced = [(i, g) for i, g in enumerate(st.turn.grants)
+              if g.must and _holder(g, st) == actor]
+    if forced:  # a choice that must be made comes before anything else
+        for i, g in forced:
+            fixed = {k: _resolve(st, v) for k, v in g.bindings}
+            out += [(game.actions[a], i, fixed) for a in g.actions]
+        return out
     if actor != st.turn.active:  # someone else decides first; only their grants are open
         for i, g in enumerate(st.turn.grants):
             if g.player == actor:
@@ -55,6 +62,11 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
         fixed = {k: _resolve(st, v) for k, v in g.bindings}
         out += [(game.actions[a], i, fixed) for a in g.actions]
     return out
+
+
+def _holder(g: Any, st: State) -> int:
+    """The player a grant belongs to."""
+    return g.player if g.player is not None else st.turn.active
 
 
 def _resolve(st: State, v: Any) -> Any:
@@ -75,8 +87,11 @@ def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str
 
 
 def must_act(game: Game, st: State) -> bool:
-    if st.turn.actor != st.turn.active:
-        return False  # a choice granted out of turn may always be declined
+    actor = st.turn.actor
+    if any(g.must and _holder(g, st) == actor for g in st.turn.grants):
+        return True
+    if actor != st.turn.active:
+        return False  # a choice granted out of turn may be declined
     step = game.steps[st.turn.step]
     return step.mode == "must_one" and st.turn.taken == 0
 
@@ -95,6 +110,12 @@ def advance(env: Env) -> None:
         st = env.state
         if has_decision(game, st):
             return
+        lapsed = tuple(g for g in st.turn.grants if g.must and
+                       _holder(g, st) == st.turn.actor)
+        if lapsed:  # a compulsory choice with nothing legal to choose lapses
+            st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g not in lapsed))
+            env.me = st.turn.actor
+            continue
         if st.turn.actor != st.turn.active:
             decline(env)
             continue

@@ -258,6 +258,13 @@ class English:
             return f"the single one of {self.collection(args[0])}"
         if f == "neighbours":
             return f"the tiles sharing an edge with {self(args[0])}"
+        if f == "reach":
+            kind = args[3].id  # type: ignore[attr-defined]
+            said = (f"the tiles reachable from {self(args[0])} in at most {self(args[1])} moves "
+                    f"through {self.v.many(kind)}, entering only {self.collection(args[2])}")
+            if len(args) > 4:
+                said += f" and stopping on entering {self.collection(args[4])}"
+            return said
         if f == "faces":
             return f"the faces of {self(args[0])}"
         if f == "fits":
@@ -308,7 +315,8 @@ class English:
 
     def s_grant_one(self, s: n.GrantOne) -> str:
         who = "you" if s.to is None else self(s.to)
-        return f"{who} may also {self.v.actions.get(s.action, s.action)}"
+        verb = "must now" if s.must else "may also"
+        return f"{who} {verb} {self.v.actions.get(s.action, s.action)}"
 
     def s_grant_many(self, s: n.GrantMany) -> str:
         acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)

@@ -255,6 +255,7 @@ class GrantOne(Stmt):
     node: Literal["grant_one"] = "grant_one"
     action: str
     to: Expr | None = None
+    must: bool = False  # a choice that cannot be declined
     bindings: list[tuple[str, Expr]] = []
 
 

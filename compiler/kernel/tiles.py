@@ -202,3 +202,41 @@ def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face:
             out.append(f"its {mine} edge would meet the {theirs} edge of {ocard} at "
                        f"{lattice.format_cell(other)}")
     return out
+
+
+def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, start: Cell,
+         segments: Iterable[int], kind: str, steps: int, allowed: set[Cell] | frozenset[Cell],
+         halting: set[Cell] | frozenset[Cell] = frozenset()) -> dict[Cell, int]:
+    """Tiles reachable from `start` in at most `steps` moves through segments of `kind`.
+
+    A move crosses an edge that a `kind` segment reaches, into the segment of
+    the same kind on the other side; it may only enter tiles in `allowed`, and
+    a tile in `halting` may be entered but not left (something there stops
+    the piece). So whatever divides that kind of area (another area, a
+    barrier feature that splits a segment) also stops movement. Returns each
+    tile with the fewest moves that reach it; the start tile is not included.
+    """
+    seen: dict[tuple[Cell, int], int] = {(start, s): 0 for s in segments}
+    frontier = list(seen)
+    reached: dict[Cell, int] = {}
+    for depth in range(1, steps + 1):
+        nxt: list[tuple[Cell, int]] = []
+        for cell, seg in frontier:
+            card, face, rot = board[cell]
+            info = catalogue.faces[(card, face)]
+            for edge in info.segments[seg].edges:
+                other, back = lattice.neighbour(cell, lattice.slot_of(edge, rot))
+                if other not in board or other not in allowed:
+                    continue
+                ocard, oface, orot = board[other]
+                theirs = catalogue.faces[(ocard, oface)].edge_segment.get(
+                    (lattice.edge_at(back, orot), kind))
+                if theirs is None or (other, theirs) in seen:
+                    continue
+                seen[(other, theirs)] = depth
+                reached.setdefault(other, depth)
+                if other not in halting:
+                    nxt.append((other, theirs))
+        frontier = nxt
+    reached.pop(start, None)
+    return reached

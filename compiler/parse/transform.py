@@ -450,9 +450,13 @@ class ToIR(Transformer):
         return n.ClearAttr(target=c[0], loc=self._loc(meta))
 
     def grant_one(self, meta: Meta, c: list[Any]) -> n.GrantOne:
+        must = isinstance(c[0], Token) and c[0].type == "MUST"
+        if must:
+            c = c[1:]
         to = next((x.value for x in c[1:] if isinstance(x, _Tagged)), None)
         bindings = next((x for x in c[1:] if isinstance(x, list)), [])
-        return n.GrantOne(action=str(c[0]), to=to, bindings=bindings, loc=self._loc(meta))
+        return n.GrantOne(action=str(c[0]), to=to, bindings=bindings, must=must,
+                          loc=self._loc(meta))
 
     def grant_to(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("to", c[0])
