@@ -58,3 +58,21 @@ def test_every_numeric_example_of_the_printed_rulebook_is_reproduced(rules: Rule
         for fact in facts:
             assert fact in stated, (ex_id, fact)
         assert run_example(rules, ex).ok
+
+
+def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
+    """Plundering: 5 = 5 planets × level 1, the owner keeps 8 − 5 = 3; then 3 and 4
+    plundered while the owners score 16 − 3 = 13 and 20 − 4 = 16; 5 points a ship beaten."""
+    rules = rules_for("trian_conquest")
+    expected = {
+        "plunder_five": [("points", "khaarquar", 5), ("points", "xemh", 3)],
+        "plunder_two": [("points", "quuylto", 7), ("points", "borfnaree", 13),
+                        ("points", "xemh", 16)],
+        "battle_corvette_rogue": [("points", "xemh", 5)],
+    }
+    for ex_id, facts in expected.items():
+        ex = next(e for e in rules.ruleset.examples if e.id == ex_id)
+        stated = {(f.args[0], f.args[1], f.args[2]) for f in ex.expect if f.fact in ("delta", "amount")}
+        for fact in facts:
+            assert fact in stated, (ex_id, fact)
+        assert run_example(rules, ex).ok

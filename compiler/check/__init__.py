@@ -154,24 +154,38 @@ class Checker:
         """
         sy = self.sy
         real = self.diagnostics
-        self.diagnostics = []
-        for d in sy.defines.values():
-            sy.define_types[d.id] = self.types.expr(d.expr, {p: "any" for p in d.params})
-        self._check_all()
+        params: dict[str, dict[str, str]] = {d.id: {p: "any" for p in d.params}
+                                             for d in sy.defines.values()}
+        # Definitions call definitions, so types flow along chains of calls:
+        # repeat the silent pass until no parameter type changes.
+        for _ in range(8):
+            self.diagnostics = []
+            sy.call_args.clear()
+            sy.define_params = params
+            for d in sy.defines.values():
+                sy.define_types[d.id] = self.types.expr(d.expr, params[d.id])
+            self._check_all()
+            found = {d.id: {p: self._param_type(d, i) for i, p in enumerate(d.params)}
+                     for d in sy.defines.values()}
+            if found == params:
+                break
+            params = found
         self.diagnostics = real
         for d in sy.defines.values():
-            scope = {}
             for i, p in enumerate(d.params):
                 seen = {args[i] for args in sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
                 if len(seen) > 1:
                     self.report(d.loc, "type", f"`{d.id}` is called with {p} as "
                                                + " and as ".join(sorted(words(t) for t in seen)))
-                scope[p] = seen.pop() if len(seen) == 1 else "any"
-            sy.define_params[d.id] = scope
+        sy.define_params = params
         for d in sy.defines.values():
-            sy.define_types[d.id] = self.types.expr(d.expr, sy.define_params[d.id])
+            sy.define_types[d.id] = self.types.expr(d.expr, params[d.id])
         sy.call_args.clear()
         self._check_all()
+
+    def _param_type(self, d: m.Define, i: int) -> str:
+        seen = {args[i] for args in self.sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
+        return seen.pop() if len(seen) == 1 else "any"
 
     def _check_all(self) -> None:
         for d in self.rs.all_decls():

@@ -333,13 +333,20 @@ def put(st: State, kind: str, owner: int, site: tuple[Any, str]) -> int:
 
 
 def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
-    """Return a piece, and anything stacked on it, to its owner's supply."""
+    """Return a piece to its owner's supply, with the pieces built on it.
+
+    Pieces of a kind declared `on` another (a tower on a pawn) go with it;
+    anything else standing on top stays where it is.
+    """
     st = env.state
     p = st.pieces[pid]
     site = (p.cell, p.site)
     stack = st.stack_of(site)
     i = stack.index(pid)
-    for q in reversed(stack[i:]):
+    above = stack[i + 1:]
+    built = [q for q in above if game.kinds[st.pieces[q].kind][1].on is not None]
+    stays = tuple(q for q in above if q not in built)
+    for q in reversed((pid, *built)):
         piece = st.pieces.pop(q)
         st.gone[q] = piece
         st.supply[piece.owner][piece.kind] = st.supply[piece.owner].get(piece.kind, 0) + 1
@@ -348,7 +355,7 @@ def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
              f"{game.format_site(site)} goes back to the supply",
              piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
         env.events.append(("leaves", {"piece": q, "site": site}))
-    rest = stack[:i]
+    rest = stack[:i] + stays
     if rest:
         st.stacks_at[site] = rest
     else:

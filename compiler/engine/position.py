@@ -288,14 +288,15 @@ class Position:
                 rule=self.rules.cite(action.rule if action else None), code="impossible",
                 message=f"the rules cannot carry this out: {e}")])
         st.gone.clear()
-        decided = self._decided_by(action, source)
+        decided = self._decided_by(action, source, values)
         canonical = self.notation(Move(action.id, tuple(sorted(values.items())))) \
             if action is not None else "pass"
         return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
                           decided_by=decided, consequences=[self._effect(c) for c in env.log]
                           ), Position(self.rules, st)
 
-    def _decided_by(self, action: CompiledAction | None, source: int) -> list[RuleCitation]:
+    def _decided_by(self, action: CompiledAction | None, source: int,
+                    values: dict[str, Any] | None = None) -> list[RuleCitation]:
         game, st = self.game, self.state
         ids: list[str] = []
         step = game.steps[st.turn.step]
@@ -306,7 +307,15 @@ class Position:
                 ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
             ids += [r for r in [action.rule] + [p.rule for p in action.params] +
                     [r.rule for r in action.requires] if r]
-            kinds = {a.kind for a in action.arrivals}
+            kinds = {a.kind for a in action.arrivals if a.piece is None}
+            if any(a.piece is not None for a in action.arrivals):
+                # The piece moved is known: only prohibitions on its kind decided the move.
+                env = Env(game, st)
+                env.vars = dict(values or {})
+                for a in action.arrivals:
+                    if a.piece is not None:
+                        pid = a.piece(env)
+                        kinds.add(st.pieces[pid].kind if pid in st.pieces else None)
             ids += [f.rule for f in game.forbids if f.rule and (
                 f.decl.kind == "piece" or f.decl.kind in kinds or None in kinds)
                 and (not f.actions or action.id in f.actions)]
