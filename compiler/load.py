@@ -125,6 +125,7 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     """
     sources = SourceMap()
     rs, diagnostics = assemble_files(files, sources)
+    diagnostics += expand_copies(rs, sources)
     if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
     diagnostics += check_ruleset(rs, sources)
@@ -132,6 +133,25 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     if errors:
         raise CompileError(diagnostics)
     return rs, sources, [d for d in diagnostics if d.severity == "warning"]
+
+
+def expand_copies(rs: m.Ruleset, sources: SourceMap) -> list[Diagnostic]:
+    """Fill each `copies` tile set with the faces of the set it copies, ids suffixed."""
+    out: list[Diagnostic] = []
+    sets = {s.id: s for s in rs.tilesets}
+    for s in rs.tilesets:
+        if s.copy_of is None:
+            continue
+        source = sets.get(s.copy_of)
+        if source is None or source.copy_of is not None:
+            out.append(sources.diagnostic(s.loc, "unknown-name",
+                                          f"tile set `{s.id}` copies unknown tile set "
+                                          f"`{s.copy_of}`",
+                                          hint=did_you_mean(s.copy_of, [x for x in sets if
+                                                                        sets[x].copy_of is None])))
+            continue
+        s.tiles = [t.model_copy(update={"id": t.id + s.suffix}) for t in source.tiles] + s.tiles
+    return out
 
 
 def load_ruleset_dir(path: Path) -> m.Ruleset:

@@ -200,3 +200,17 @@ def test_check_warns_about_what_nothing_reaches(tmp_path: Path) -> None:
     assert "term `comet` is never linked from any text" in found
     assert "action `wish` is never offered" in found
     assert "definition `twice` is never used" in found
+
+
+def test_five_players_deal_105_tiles_from_two_copies() -> None:
+    rules = Rules(load_ruleset("trian_six"))
+    assert len(rules.ruleset.tiles()) == 168
+    assert "t01_2" in rules.game.catalogue.card_faces
+    for players, dealt in ((4, 84), (5, 105), (6, 126)):
+        pos = rules.start(players, seed=7)
+        assert sum(len(s) for s in pos.state.stacks) + len(pos.state.board) == dealt
+
+
+def test_a_copy_of_an_unknown_tile_set_is_reported(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + 'tiles spare "Spare" copies bsae suffix "_2" { }\n')
+    assert "copies unknown tile set `bsae`" in msg and "did you mean `base`" in msg

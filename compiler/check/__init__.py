@@ -205,6 +205,14 @@ class Checker:
     def d_stacks(self, d: m.StacksDecl) -> None:
         for f in d.hiding:
             self.types.check_kind(d.loc, f, ("feature",), "feature")
+        available = len(self.rs.tiles())
+        for players, count in d.dealt.items():
+            if not self.rs.players_min <= players <= self.rs.players_max:
+                self.report(d.loc, "structure", f"tiles dealt for {players} players, outside "
+                            f"{self.rs.players_min}-{self.rs.players_max}")
+            if count > available:
+                self.report(d.loc, "structure", f"{count} tiles dealt for {players} players, "
+                            f"but the game has only {available}")
 
     def d_use_tiles(self, d: m.UseTiles) -> None:
         for t in d.tilesets:

@@ -96,6 +96,9 @@ class Position:
         if stacks is None:
             cards = sorted(game.catalogue.card_faces)
             random.Random(seed).shuffle(cards)
+            dealt = game.stacks_decl.dealt.get(players) if game.stacks_decl else None
+            if dealt is not None:
+                cards = cards[:dealt]  # the rest stay in the box
             count = game.stacks_decl.count if game.stacks_decl else 1
             stacks = [cards[i::count] for i in range(count)]
         st.stacks = [list(reversed(s)) for s in stacks]

@@ -99,6 +99,7 @@ class StacksDecl(Decl):
     decl: Literal["stacks"] = "stacks"
     count: int
     hiding: list[str] = []
+    dealt: dict[int, int] = {}  # players -> tiles dealt into the stacks (else all)
 
 
 class FirstTileDecl(Decl):
@@ -249,6 +250,8 @@ class TileSet(Node):
     title: str
     text: str = ""
     tiles: list[TileDef]
+    copy_of: str | None = None   # filled in from that set when the ruleset is loaded
+    suffix: str = ""
 
 
 # ----------------------------------------------------------------------- prose

@@ -257,8 +257,18 @@ class ToIR(Transformer):
         return (str(c[0]), int(c[1]))
 
     def stacks_decl(self, meta: Meta, c: list[Any]) -> m.StacksDecl:
-        return m.StacksDecl(count=int(c[0]), hiding=c[1] if len(c) > 1 else [],
-                            loc=self._loc(meta))
+        hiding = next((x for x in c[1:] if isinstance(x, list)), [])
+        dealt = next((x for x in c[1:] if isinstance(x, dict)), {})
+        return m.StacksDecl(count=int(c[0]), hiding=hiding, dealt=dealt, loc=self._loc(meta))
+
+    def dealing(self, meta: Meta, c: list[Any]) -> dict[int, int]:
+        return dict(c)
+
+    def deal_row(self, meta: Meta, c: list[Any]) -> tuple[int, int]:
+        return (int(c[0]), int(c[1]))
+
+    def copies(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("copies", (str(c[0]), unquote(c[1])))
 
     def hiding(self, meta: Meta, c: list[Any]) -> list[str]:
         return [str(x) for x in c]
@@ -578,9 +588,11 @@ class ToIR(Transformer):
     # ------------------------------------------------------------- tile sets
 
     def tileset(self, meta: Meta, c: list[Any]) -> m.TileSet:
-        text = next((x.value for x in c[2:] if isinstance(x, _Tagged)), "")
-        return m.TileSet(id=str(c[0]), title=unquote(c[1]), text=text,
-                         tiles=[x for x in c[2:] if isinstance(x, m.TileDef)], loc=self._loc(meta))
+        tags = _tags(c[2:])
+        copy_of, suffix = tags.get("copies", (None, ""))
+        return m.TileSet(id=str(c[0]), title=unquote(c[1]), text=tags.get("text", ""),
+                         tiles=[x for x in c[2:] if isinstance(x, m.TileDef)],
+                         copy_of=copy_of, suffix=suffix, loc=self._loc(meta))
 
     def tile(self, meta: Meta, c: list[Any]) -> m.TileDef:
         return m.TileDef(id=str(c[0]), faces=list(c[1:]), loc=self._loc(meta))
