@@ -182,7 +182,15 @@ class VariantBuilder:
         return out
 
     def remove(self, edit: m.Edit) -> None:
-        for ident in edit.ids:
+        ids = edit.ids
+        if ids == ["*"]:  # `remove every KIND`: all the base has of that kind
+            if edit.kind == "rule":
+                ids = [r.id for ch in self.base.chapters for r in ch.rules]
+            elif edit.kind == "tile":
+                ids = list(self._tiles())
+            else:
+                ids = [x.id for x in self._collection(edit.kind)]
+        for ident in ids:
             if edit.kind == "rule":
                 where = self._rules().get(ident)
                 if where is None:

@@ -109,13 +109,15 @@ def test_random_four_player_games(rules: Rules, chunk: int) -> None:
         play_one(rules, seed)
 
 
-@pytest.mark.parametrize("ruleset", ["trian_family", "trian_more_tiles", "trian_conquest"])
+@pytest.mark.parametrize("ruleset", ["trian_family", "trian_more_tiles", "trian_conquest",
+                                     "trian_teams"])
 def test_random_games_of_the_variants_end_with_everything_accounted_for(ruleset: str) -> None:
     """A few games of each variant: pieces and minerals conserved, every point cited, and
     each record replays to the same end."""
     from compiler.load import load_ruleset
     rules = Rules(load_ruleset(ruleset))
-    tiles = len(rules.ruleset.tiles())
+    stacks = rules.game.stacks_decl
+    tiles = stacks.dealt.get(4, len(rules.ruleset.tiles())) if stacks else len(rules.ruleset.tiles())
     setup = rules.game.supply_table.rows[4]
     for seed in range(4):
         pos = rules.start(4, seed=seed)

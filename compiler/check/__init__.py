@@ -193,6 +193,21 @@ class Checker:
             if handler:
                 handler(d)
 
+    def d_teams(self, d: m.TeamsDecl) -> None:
+        seats = [s.id for s in self.rs.seats]
+        for count, teams in d.rows.items():
+            named = [s for t in teams for s in t]
+            for s in named:
+                if s not in seats:
+                    self.report(d.loc, "unknown-name", f"unknown seat `{s}` in a team",
+                                hint=did_you_mean(s, seats))
+            if len(named) != count or len(set(named)) != count:
+                self.report(d.loc, "structure", f"the teams for {count} players must name "
+                            f"{count} different seats, not {len(named)}")
+            elif set(named) != set(seats[:count]):
+                self.report(d.loc, "structure", f"with {count} players the seats are "
+                            f"{', '.join(seats[:count])}; the teams name others")
+
     def d_supply(self, d: m.SupplyTable) -> None:
         for count, row in d.rows.items():
             if not self.rs.players_min <= count <= self.rs.players_max:

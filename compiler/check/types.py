@@ -278,6 +278,18 @@ class TypeChecker:
             self.expect(node.args[4], scope, "set:tile", "the tiles that stop a piece, in `reach`")
         return "set:tile"
 
+    def f_allies(self, node: n.Call, scope: Scope) -> str:
+        """`allies(p)`: p and the partners on p's team (just p when nobody has a team)."""
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "player", "the argument of `allies`")
+        return "set:player"
+
+    def f_captain(self, node: n.Call, scope: Scope) -> str:
+        """`captain(p)`: the first seat of p's team, which holds what the team holds."""
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "player", "the argument of `captain`")
+        return "player"
+
     def f_supply(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 2):
             self.expect(node.args[0], scope, "player", "the first argument of `supply`")
@@ -405,6 +417,8 @@ class TypeChecker:
     def s_stack(self, s: n.StackOn, scope: Scope) -> None:
         self.check_kind(s.loc, s.kind, ("piece",), "piece kind")
         self.expect(s.on, scope, "piece", "what a piece is stacked on")
+        if s.owner is not None:
+            self.expect(s.owner, scope, "player", "whose piece is stacked")
 
     def s_move(self, s: n.Move, scope: Scope) -> None:
         self.expect(s.piece, scope, "piece", "what `move` moves")

@@ -149,7 +149,8 @@ def arrivals_of(game: Game, body: list[Any], when: Fn | None = None) -> list[Arr
             def site_of(env: Env, on: Fn = on) -> Any:
                 p = env.state.pieces.get(on(env))
                 return None if p is None else (p.cell, p.site)
-            out.append(Arrival(s.kind, site_of, when=when))
+            out.append(Arrival(s.kind, site_of, when=when,
+                               owner=game.expr(s.owner) if s.owner else None))
         elif isinstance(s, n.Move):
             out.append(Arrival(None, game.expr(s.to), piece=game.expr(s.piece), when=when))
         elif isinstance(s, n.If):

@@ -77,6 +77,7 @@ class StmtCompiler:
     def s_stack(self, s: n.StackOn) -> Run:
         game, kind, rule = self.game, s.kind, s.rule
         on = self.expr(s.on)
+        owner = self.expr(s.owner) if s.owner is not None else None
         below_kind = game.kinds[kind][1].on
 
         def stack(env: Env) -> None:
@@ -89,7 +90,7 @@ class StmtCompiler:
                 raise RuleError(f"{game.format_piece(st, target.id)} is covered")
             if below_kind is not None and target.kind != below_kind:
                 raise RuleError(f"a {game.title(kind)} goes only on a {game.title(below_kind)}")
-            who = target.owner
+            who = target.owner if owner is None else owner(env)
             if st.supply[who].get(kind, 0) <= 0:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
             st.supply[who][kind] -= 1

@@ -630,6 +630,20 @@ class ExprCompiler:
             return tuple(sorted(found, key=cell_key))
         return reach
 
+    def f_allies(self, node: n.Call) -> Fn:
+        who = self(node.args[0])
+        game = self.game
+        return lambda env: game.team_of(env.state.players, who(env))
+
+    def f_captain(self, node: n.Call) -> Fn:
+        who = self(node.args[0])
+        game = self.game
+
+        def captain(env: Env) -> Any:
+            p = who(env)
+            return None if p is None else game.team_of(env.state.players, p)[0]
+        return captain
+
     def f_supply(self, node: n.Call) -> Fn:
         who = self(node.args[0])
         kind = node.args[1].id  # type: ignore[attr-defined]

@@ -57,6 +57,7 @@ class Game:
         self.score = next((d.resource for d in decls if isinstance(d, m.ScoreDecl)), "points")
         self.supply_table = next((d for d in decls if isinstance(d, m.SupplyTable)), None)
         self.stacks_decl = next((d for d in decls if isinstance(d, m.StacksDecl)), None)
+        self.teams_decl = next((d for d in decls if isinstance(d, m.TeamsDecl)), None)
         first = next((d for d in decls if isinstance(d, m.FirstTileDecl)), None)
         self.first_cell: Cell = first.cell if first else (0, 0)
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
@@ -131,6 +132,19 @@ class Game:
 
     def area_holds(self, area_kind: str, resource: str) -> bool:
         return resource in self.kinds[area_kind][1].holds
+
+    def team_of(self, players: int, player: int | None) -> tuple[int, ...]:
+        """The seats of `player`'s team, in seat order (just the player without teams)."""
+        if player is None:
+            return ()
+        row = self.teams_decl.rows.get(players) if self.teams_decl else None
+        if row:
+            me = self.seat_id(player)
+            for team in row:
+                if me in team:
+                    found = [self.seat_index(s, players) for s in team]
+                    return tuple(sorted(i for i in found if i is not None))
+        return (player,)
 
     def seat_name(self, player: int) -> str:
         if player < len(self.seats):

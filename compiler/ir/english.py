@@ -265,6 +265,10 @@ class English:
             if len(args) > 4:
                 said += f" and stopping on entering {self.collection(args[4])}"
             return said
+        if f == "allies":
+            return f"{self(args[0])} and their partners"
+        if f == "captain":
+            return f"the team of {self(args[0])}"
         if f == "faces":
             return f"the faces of {self(args[0])}"
         if f == "fits":
@@ -292,7 +296,8 @@ class English:
                f"from {who}supply on {self(s.at)}"
 
     def s_stack(self, s: n.StackOn) -> str:
-        return f"put {article(self.v.one(s.kind))} on top of {self(s.on)}"
+        whose = "" if s.owner is None else f" of {self(s.owner)}"
+        return f"put {article(self.v.one(s.kind))}{whose} on top of {self(s.on)}"
 
     def s_move(self, s: n.Move) -> str:
         return f"move {self(s.piece)} to {self(s.to)}"

@@ -95,6 +95,13 @@ class SupplyTable(Decl):
     rows: dict[int, dict[str, int]]
 
 
+class TeamsDecl(Decl):
+    """Partnerships: for a player count, the teams as lists of seat ids."""
+
+    decl: Literal["teams"] = "teams"
+    rows: dict[int, list[list[str]]]
+
+
 class StacksDecl(Decl):
     decl: Literal["stacks"] = "stacks"
     count: int
@@ -216,7 +223,7 @@ class Look(Decl):
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
-        ScoreDecl, SupplyTable, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
+        ScoreDecl, SupplyTable, TeamsDecl, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, EndDecl, WinnerDecl, Look,
     ],
     Field(discriminator="decl"),

@@ -200,11 +200,16 @@ class Place(Stmt):
 
 
 class StackOn(Stmt):
-    """Take a piece of `kind` from the supply of the target's owner and put it on the target piece."""
+    """Take a piece of `kind` from a supply and put it on the target piece.
+
+    The supply is the target's owner's, unless `of` names another player
+    (a partner building on a teammate's piece).
+    """
 
     node: Literal["stack"] = "stack"
     kind: str
     on: Expr
+    owner: Expr | None = None
 
 
 class Move(Stmt):

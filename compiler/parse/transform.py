@@ -89,6 +89,9 @@ class ToIR(Transformer):
         return m.Edit(op="add_to", kind=c[0], ids=[str(c[1])], items=list(c[2:]),
                       loc=self._loc(meta))
 
+    def remove_every(self, meta: Meta, c: list[Any]) -> m.Edit:
+        return m.Edit(op="remove", kind=c[0], ids=["*"], loc=self._loc(meta))
+
     def removable(self, meta: Meta, c: list[Any]) -> str:
         return str(c[0])
 
@@ -255,6 +258,15 @@ class ToIR(Transformer):
 
     def supply_count(self, meta: Meta, c: list[Any]) -> tuple[str, int]:
         return (str(c[0]), int(c[1]))
+
+    def teams_decl(self, meta: Meta, c: list[Any]) -> m.TeamsDecl:
+        return m.TeamsDecl(rows=dict(c), loc=self._loc(meta))
+
+    def team_row(self, meta: Meta, c: list[Any]) -> tuple[int, list[list[str]]]:
+        return (int(c[0]), list(c[1:]))
+
+    def team(self, meta: Meta, c: list[Any]) -> list[str]:
+        return [str(x) for x in c]
 
     def stacks_decl(self, meta: Meta, c: list[Any]) -> m.StacksDecl:
         hiding = next((x for x in c[1:] if isinstance(x, list)), [])
@@ -437,7 +449,8 @@ class ToIR(Transformer):
         return _Tagged("owner", c[0])
 
     def stack(self, meta: Meta, c: list[Any]) -> n.StackOn:
-        return n.StackOn(kind=str(c[0]), on=c[1], loc=self._loc(meta))
+        owner = next((x.value for x in c[1:-1] if isinstance(x, _Tagged)), None)
+        return n.StackOn(kind=str(c[0]), on=c[-1], owner=owner, loc=self._loc(meta))
 
     def move(self, meta: Meta, c: list[Any]) -> n.Move:
         return n.Move(piece=c[0], to=c[1], loc=self._loc(meta))

@@ -1,0 +1,1269 @@
+"""The language reference: every construct of the rules language, with an example that compiles.
+
+Why it exists: an author learning the language needs one page that says, for
+each construct, what it is for, shows it in use and gives its exact syntax.
+Such a page drifts the moment it is retyped by hand, so this one is built from
+the sources of truth instead:
+
+* the syntax shown under each construct is cut out of `grammar/rules.lark`
+  when the page is made (`grammar_excerpt`), never copied;
+* every example is a real snippet that `wrap` embeds in a small, complete
+  ruleset, and the tests compile each one (and play the worked examples
+  against the engine);
+* the tests compare the constructs with the grammar and the IR: every
+  top-level item, declaration, statement, event, expression form and
+  expectation of the grammar appears in some example, and every declaration
+  class of the IR (`compiler/ir/model.py`) has a construct. A new kind added
+  to either without an entry here fails the tests.
+
+The examples use a neutral little game of pawns, towers, fields and lakes:
+the compiler is game-agnostic and so is its reference.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import typing
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from lark import Tree
+
+from compiler.check.symbols import BUILTIN_VALUES, EVENT_VALUES, FUNCTIONS
+from compiler.check.types import words
+from compiler.ir import model as m
+from compiler.ir import nodes as n
+from compiler.parse.grammar import GRAMMAR_DIR, rules_parser
+
+GRAMMAR_FILE = GRAMMAR_DIR / "rules.lark"
+
+Context = Literal["top", "chapter", "rule", "action", "expr", "variant"]
+
+GROUPS = ("Structure", "Variants", "Board and components", "Turn and actions",
+          "Triggers and scoring", "Expressions", "Examples and rulings")
+
+CONTEXT_WORDS: dict[str, str] = {
+    "top": "Written at the top level of a `.rules` file.",
+    "chapter": "Written inside a chapter.",
+    "rule": "Written inside a rule (or directly inside a chapter); the engine cites that rule "
+            "when it applies the declaration.",
+    "action": "Written inside an action; statements also make up the blocks of triggers, "
+              "`if` and `for each`.",
+    "expr": "An expression: it stands wherever the language expects a value or a condition.",
+    "variant": "Written at the top level of a variant, a ruleset that `extends` another.",
+}
+
+# The ids of the small rulesets the examples are compiled in.
+BASE_ID = "demo"
+VARIANT_ID = "demo_variant"
+
+
+@dataclass(frozen=True)
+class Construct:
+    """One construct of the language, as the reference presents it."""
+
+    name: str                 # the heading, e.g. "action"
+    grammar_rule: str         # the Lark rule (or terminal) of grammar/rules.lark it documents
+    summary: str              # what it is for, and why, in our own words
+    example: str              # a short snippet in the language
+    context: Context          # where the snippet goes (see CONTEXT_WORDS)
+    group: str                # the section of the page (one of GROUPS)
+    also: tuple[str, ...] = ()       # further grammar rules shown under it
+    shows: tuple[str, ...] = ()      # parse-tree nodes the example must contain
+    ir: tuple[str, ...] = ()         # IR classes the example compiles to
+    replaces: tuple[str, ...] = ()   # parts of the surrounding ruleset the example stands in for
+
+    @property
+    def anchor(self) -> str:
+        return "ref-" + (re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-") or "item")
+
+    @property
+    def grammar_rules(self) -> tuple[str, ...]:
+        return (self.grammar_rule, *self.also)
+
+
+def _src(text: str) -> str:
+    return textwrap.dedent(text).strip("\n")
+
+
+# --------------------------------------------------------- the base ruleset
+# The parts of the small ruleset every example is compiled in. An example that
+# stands in for one of them (`replaces`) takes its place.
+
+HEADER = _src('''
+    ruleset demo {
+        title "Demo"
+        players 2 to 3
+        seats red "Red", blue "Blue", green "Green"
+        chapters main
+    }
+''')
+
+TILESET = _src('''
+    tiles base "Base tiles" {
+        text "Three double-sided tiles, enough for the examples."
+        tile t1 {
+            face a [lake, field, field] { lake 0  field 1, 2 with town }
+            face b [field, field, field] { field 0, 1, 2 }
+        }
+        tile t2 {
+            face a [field, field, lake] { field 0, 1  lake 2 }
+            face b [field, field, field] { field 0, 1, 2 with well }
+        }
+        tile t3 {
+            face a [lake, lake, lake] { lake 0, 1, 2 }
+            face b [field, lake, field] { field 0, 2  lake 1 }
+        }
+    }
+''')
+
+AREAS = _src('''
+    area field "field" plural "fields" crosses field
+    area lake "lake" plural "lakes" crosses lake {
+        holds gold
+        attribute keeper: player "kept by {value}"
+        attribute dry: bool "dry"
+        attribute fished: int "fished {value} times this turn" reset each turn
+    }
+''')
+
+PIECES = _src('''
+    piece pawn "pawn" plural "pawns"
+    piece tower "tower" plural "towers" on pawn
+''')
+
+RESOURCES = _src('''
+    resource gold "gold coin" plural "gold coins" limit 40
+    resource points "point" plural "points" unlimited
+''')
+
+SUPPLY = _src('''
+    supply by players {
+        2: pawn 6, tower 2
+        3: pawn 5, tower 2
+    }
+''')
+
+STEPS = _src('''
+    step lay "Lay a tile": must lay_tile also set_aside
+    step act "Act": must one of build, research
+    step score "Score": automatic
+''')
+
+LAY_TILE = _src('''
+    action lay_tile "lay a tile" {
+        notation "{card} {face} at {cell} r{rotation}"
+        choose card from drawable
+        choose face from faces(card)
+        choose cell from frontier
+        choose rotation from rotations
+        require fits(card, face, cell, rotation) else "the edges do not match"
+        lay card face face at cell rotation rotation
+    }
+''')
+
+SET_ASIDE = _src('''
+    action set_aside "set aside a tile that fits nowhere" {
+        notation "set aside {card}"
+        choose card from drawable
+        require not placeable(card)
+        discard card
+    }
+''')
+
+BUILD = _src('''
+    action build "build a pawn" {
+        notation "build {site}"
+        choose site from sites in placed
+        require site is field or site is lake else "pawns stand in fields and lakes"
+        require supply(me, pawn) > 0 per main.board
+        place pawn at site
+    }
+''')
+
+RESEARCH = _src('''
+    action research "research" {
+        notation "research"
+        give 1 points to me
+    }
+''')
+
+# name -> (where it goes, text); in this order within each place.
+BASE: dict[str, tuple[str, str]] = {
+    "header": ("header", HEADER),
+    "lattice": ("board", "lattice triangle"),
+    "edges": ("board", 'edge field "field"\nedge lake "lake"'),
+    "match": ("board", "match same"),
+    "features": ("board", 'feature town "town" plural "towns"\nfeature well "well"'),
+    "areas": ("board", AREAS),
+    "pieces": ("board", PIECES),
+    "resources": ("board", RESOURCES),
+    "score": ("board", "score is points"),
+    "supply": ("board", SUPPLY),
+    "stacks": ("board", "stacks 2 hiding well"),
+    "first tile": ("board", "first tile at 0,0"),
+    "use tiles": ("board", "use tiles base"),
+    "steps": ("turn", STEPS),
+    "lay_tile": ("turn", LAY_TILE),
+    "set_aside": ("turn", SET_ASIDE),
+    "build": ("turn", BUILD),
+    "research": ("turn", RESEARCH),
+    "end": ("goal", "game ends after turn when count(stock) == 0"),
+    "winner": ("goal", "winner most it.points then most it.gold"),
+    "tileset": ("tiles", TILESET),
+}
+
+
+# -------------------------------------------------------------- constructs
+
+S, V, B, T, G, E, X = GROUPS
+
+CONSTRUCTS: list[Construct] = [
+    # ------------------------------------------------------------ structure
+    Construct(
+        name="ruleset header", grammar_rule="ruleset", group=S, context="top",
+        also=("_header_item", "title", "subtitle", "version", "source", "players", "seats",
+              "seat", "contents"),
+        summary="Names the ruleset and says what the rulebook's cover needs: title, edition, "
+                "where the rules come from, how many may play, the seats, and the chapters "
+                "in reading order. Exactly one file of a ruleset carries it.",
+        example='''
+            ruleset demo {
+                title "Demo"
+                subtitle "A small game of pawns and lakes"
+                version "1.0"
+                source "Written for this reference"
+                players 2 to 3
+                seats red "Red", blue "Blue", green "Green"
+                chapters main
+            }
+        ''',
+        ir=("Ruleset", "Seat"), replaces=("header",)),
+    Construct(
+        name="chapter", grammar_rule="chapter", group=S, context="top",
+        also=("_chapter_item",),
+        summary="A chapter of the rulebook: a page with its own introduction and numbered "
+                "rules. Every chapter is listed in the header's `chapters`, which fixes the "
+                "order of the book.",
+        example='''
+            chapter scoring "Scoring" {
+                text "Points come from closed lakes and from research."
+
+                rule scoring.lakes "Closed lakes" {
+                    text "A closed lake pays its keeper one point per tile."
+                }
+            }
+        ''',
+        ir=("Chapter", "Rule")),
+    Construct(
+        name="rule", grammar_rule="rule", group=S, context="chapter",
+        also=("rule_id", "_rule_item"),
+        summary="A numbered, linkable rule: prose for the reader and, beside it, the "
+                "declarations the engine runs. Rules nest; the engine cites the rule a "
+                "declaration sits in whenever it applies it, so every ruling names its source.",
+        example='''
+            rule main.towers "Towers" {
+                text "A tower stands on one of its owner's pawns."
+                forbid tower entering s when s.tile has tower
+
+                rule main.towers.height "No tower on a tower" {
+                    text "A tower never carries another tower."
+                }
+            }
+        ''',
+        ir=("Rule", "Forbid")),
+    Construct(
+        name="text and links", grammar_rule="text", group=S, context="rule",
+        summary="Prose, in Markdown. Double brackets link a glossary term (`[[lake]]`), a rule, "
+                "a ruling, an example, a chapter or a generated page; the checker rejects a "
+                "link that leads nowhere.",
+        example='''
+            text """
+            Lay your tile beside one already on the table so that every edge
+            it touches matches ([[rule:main.board]]). The whole game is in
+            [[chapter:main|one chapter]]; the tiles are shown in the
+            [[page:catalogue|catalogue]].
+            """
+        ''',
+        shows=("text",)),
+    Construct(
+        name="term", grammar_rule="term", group=S, context="top",
+        also=("term_body", "plural", "also"),
+        summary="A glossary entry. Prose links to it by id; `plural` and `also` give the other "
+                "words the glossary lists for it. A term nothing links to earns a warning.",
+        example='''
+            term lake "lake" {
+                plural "lakes"
+                also "pond"
+                text "Water running from tile to tile across lake edges. A lake can be [[kept]]."
+            }
+
+            term kept "kept" {
+                text "A closed [[lake]] is kept by the player who holds it."
+            }
+        ''',
+        ir=("Term",)),
+    Construct(
+        name="tile set", grammar_rule="tileset", group=S, context="top",
+        also=("tile", "face", "segment", "edge_list", "features"),
+        summary="The tile catalogue. Each tile has one or more faces; a face lists its edge "
+                "labels clockwise and cuts the face into segments, each of an area kind, "
+                "reaching some edges and showing some features. The checker makes every "
+                "edge agree with the areas that cross it.",
+        example=TILESET,
+        ir=("TileSet", "TileDef", "Face", "Segment"), replaces=("tileset",)),
+    Construct(
+        name="tile set copies", grammar_rule="copies", group=S, context="top",
+        summary="A second copy of a tile set, as from a second box: the same faces under ids "
+                "with a suffix, without writing the tiles out again.",
+        example='''
+            tiles spare "Tiles from a second box" copies base suffix "_2" { }
+        ''',
+        shows=("tileset", "copies"), ir=("TileSet",)),
+    # ------------------------------------------------------------- variants
+    Construct(
+        name="extends", grammar_rule="extends", group=V, context="variant",
+        summary="A variant names the ruleset it starts from. It begins as a complete copy of "
+                "it; header fields it leaves out are the base's.",
+        example='''
+            ruleset demo_variant extends demo {
+                subtitle "Rich lakes"
+            }
+        ''',
+        shows=("ruleset", "extends"), ir=("Ruleset",), replaces=("variant header",)),
+    Construct(
+        name="replace", grammar_rule="change", group=V, context="variant",
+        also=("_replaceable",),
+        summary="Replaces a rule, chapter, tile set, tile, term, ruling or example of the base "
+                "by id. A replaced rule gets new text and declarations; sub-rules it does not "
+                "mention stay.",
+        example='''
+            replace rule main.turn "A turn" {
+                text "Research pays two points in this variant."
+                step lay "Lay a tile": must lay_tile also set_aside
+                step act "Act": must one of build, research
+                step score "Score": automatic
+                action research "research" {
+                    notation "research"
+                    give 2 points to me
+                }
+            }
+        ''',
+        shows=("replace",), ir=("Rule", "Action")),
+    Construct(
+        name="remove", grammar_rule="change", group=V, context="variant",
+        also=("removable",),
+        summary="Removes items of the base by id. Anything that still refers to a removed rule "
+                "is reported, with a hint saying which variant removed it.",
+        example='''
+            remove rule main.goal
+        ''',
+        shows=("remove", "removable")),
+    Construct(
+        name="add to", grammar_rule="change", group=V, context="variant",
+        also=("addable", "_add_item"),
+        summary="Puts new rules, declarations or tiles into an existing chapter, rule or tile "
+                "set of the base, where a plain new item would only be appended.",
+        example='''
+            add to chapter main {
+                rule main.bonus "A town pays" {
+                    text "Laying a tile with a town pays a point."
+                    when tile t laid where t has town {
+                        give 1 points to me
+                    }
+                }
+            }
+        ''',
+        shows=("add_to", "addable"), ir=("Rule", "Trigger")),
+    # ------------------------------------------------- board and components
+    Construct(
+        name="lattice", grammar_rule="lattice", group=B, context="rule",
+        summary="The grid the tiles are laid on; it fixes how many edges a tile has and which "
+                "cells touch.",
+        example="lattice triangle",
+        ir=("LatticeDecl",), replaces=("lattice",)),
+    Construct(
+        name="edge", grammar_rule="edge_decl", group=B, context="rule",
+        summary="An edge label: what a tile edge can show. Faces list their edges by these "
+                "labels, and areas say which labels they run across.",
+        example='''
+            edge field "field"
+            edge lake "lake"
+        ''',
+        ir=("EdgeLabel",), replaces=("edges",)),
+    Construct(
+        name="match same", grammar_rule="match_decl", group=B, context="rule",
+        summary="When two tiles touch, the edges that meet must show the same label.",
+        example="match same",
+        shows=("match_same",), ir=("MatchDecl",), replaces=("match",)),
+    Construct(
+        name="match table", grammar_rule="match_decl", group=B, context="rule",
+        also=("match_pair",),
+        summary="Lists which labels may meet, for games where different labels fit together.",
+        example="match field with field, lake with lake",
+        shows=("match_table", "match_pair"), ir=("MatchDecl",), replaces=("match",)),
+    Construct(
+        name="feature", grammar_rule="feature_decl", group=B, context="rule",
+        summary="Something a tile face can show inside a segment, such as a town. Features are "
+                "sites pieces can stand on, and conditions test for them with `has`.",
+        example='''
+            feature town "town" plural "towns"
+            feature well "well"
+        ''',
+        ir=("FeatureKind",), replaces=("features",)),
+    Construct(
+        name="area", grammar_rule="area_decl", group=B, context="rule",
+        also=("area_body", "_area_item", "holds", "attribute", "reset", "TYPE_NAME"),
+        summary="A kind of area: segments joined across the edges it `crosses` into one area "
+                "that grows as tiles are laid and closes when nothing can be added. An area "
+                "may hold resources and carry typed attributes, optionally reset every turn.",
+        example=AREAS,
+        ir=("AreaKind", "AttributeDecl"), replaces=("areas",)),
+    Construct(
+        name="piece", grammar_rule="piece_decl", group=B, context="rule",
+        also=("stacks_on",),
+        summary="A kind of player piece. `on` says it is put on top of a piece of another kind "
+                "rather than on a site.",
+        example=PIECES,
+        ir=("PieceKind",), replaces=("pieces",)),
+    Construct(
+        name="resource", grammar_rule="resource_decl", group=B, context="rule",
+        also=("resource_limit",),
+        summary="Something counted rather than placed: coins, points. A limited resource comes "
+                "from the pool and runs out; an unlimited one never does.",
+        example=RESOURCES,
+        shows=("limited", "unlimited"), ir=("ResourceKind",), replaces=("resources",)),
+    Construct(
+        name="score", grammar_rule="score_decl", group=B, context="rule",
+        summary="Names the resource that is the score. Every ruleset says it once.",
+        example="score is points",
+        ir=("ScoreDecl",), replaces=("score",)),
+    Construct(
+        name="supply", grammar_rule="supply_decl", group=B, context="rule",
+        also=("supply_row", "supply_count"),
+        summary="The pieces each player starts with, by number of players.",
+        example=SUPPLY,
+        ir=("SupplyTable",), replaces=("supply",)),
+    Construct(
+        name="stacks", grammar_rule="stacks_decl", group=B, context="rule",
+        also=("hiding", "dealing", "deal_row"),
+        summary="How many face-down stacks the tiles are shuffled into; `hiding` turns faces "
+                "with the named features down, and `dealing` deals only part of the tiles "
+                "for some numbers of players.",
+        example="stacks 2 hiding well dealing by players { 2: 2  3: 3 }",
+        shows=("stacks_decl", "hiding", "dealing", "deal_row"), ir=("StacksDecl",),
+        replaces=("stacks",)),
+    Construct(
+        name="first tile", grammar_rule="first_tile_decl", group=B, context="rule",
+        also=("cell", "signed"),
+        summary="Where the first tile goes, since it has nothing to touch.",
+        example="first tile at 0,0",
+        ir=("FirstTileDecl",), replaces=("first tile",)),
+    Construct(
+        name="use tiles", grammar_rule="use_tiles", group=B, context="rule",
+        summary="The tile sets this ruleset plays with; a variant can swap or add sets.",
+        example="use tiles base",
+        ir=("UseTiles",), replaces=("use tiles",)),
+    Construct(
+        name="look", grammar_rule="look_decl", group=B, context="rule",
+        summary="How the rulebook's diagrams draw an area, edge, feature, piece or seat: a "
+                "shape and a colour. It changes nothing in play.",
+        example='''
+            look lake: fill "#3b6fa0"
+            look field: fill "#8fbf5a"
+            look town: square "#a0522d"
+            look pawn: circle "#ffffff"
+            look red: color "#d64545"
+        ''',
+        ir=("Look",)),
+    # ------------------------------------------------------ turn and actions
+    Construct(
+        name="step", grammar_rule="step_decl", group=T, context="rule",
+        also=("step_mode", "step_also"),
+        summary="A step of every turn, in order. `must` and `may` say whether the player has to "
+                "act, `one of` and `any of` how many of the listed actions they take, `also` "
+                "names a fallback, and an `automatic` step only lets deferred rules run.",
+        example='''
+            step lay "Lay a tile": must lay_tile also set_aside
+            step act "Act": must one of build, research
+            step more "Build more": may any of build
+            step score "Score": automatic
+        ''',
+        shows=("must_one", "may_any", "automatic", "step_also"), ir=("StepDecl",),
+        replaces=("steps",)),
+    Construct(
+        name="action", grammar_rule="action", group=T, context="rule",
+        also=("_action_item", "notation"),
+        summary="Something a player may do: the choices they make, the requirements those "
+                "choices must meet, and what then happens. The notation is how the move is "
+                "written in records and examples.",
+        example=BUILD,
+        shows=("action", "notation", "choose", "require"), ir=("Action", "Choose", "Require"),
+        replaces=("build",)),
+    Construct(
+        name="choose", grammar_rule="choose", group=T, context="action",
+        also=("SOME", "cite"),
+        summary="A choice the player makes when taking the action, from a collection. `some` "
+                "chooses a subset, possibly empty; `per` names the rule cited when the choice "
+                "is not allowed.",
+        example='''
+            choose some ps from pawn of me where not it.covered per main.board
+            return ps
+        ''',
+        ir=("Choose",)),
+    Construct(
+        name="require", grammar_rule="require", group=T, context="action",
+        also=("message", "cite"),
+        summary="A condition the move must meet to be legal. `else` gives the message a "
+                "refused player reads; `per` cites a rule other than the one the action "
+                "sits in.",
+        example='''
+            require count(pawn of me) < 5 else "you have five pawns on the board" per main.board
+            give 1 points to me
+        ''',
+        shows=("require", "message", "cite"), ir=("Require",)),
+    Construct(
+        name="forbid", grammar_rule="forbid", group=T, context="rule",
+        also=("by_actions",),
+        summary="A prohibition: a piece of the kind may not enter a site when the condition "
+                "holds, whatever action moves it (or only the listed ones). Cannot beats can: "
+                "it is checked on every move.",
+        example='''
+            forbid pawn entering s when s.tile has pawn else "one pawn per tile"
+            forbid pawn p entering s by build when s.area.keeper is not none and s.area.keeper != p.owner
+        ''',
+        shows=("forbid", "by_actions", "message"), ir=("Forbid",)),
+    Construct(
+        name="place", grammar_rule="place", group=T, context="action",
+        also=("owner",),
+        summary="Takes a piece of the kind from a supply and puts it on a site: the active "
+                "player's, or with `of` another player's.",
+        example='''
+            choose s from sites in placed where it is field
+            choose helper from players where it != me
+            place pawn of helper at s
+        ''',
+        shows=("place", "owner"), ir=("Place",)),
+    Construct(
+        name="stack", grammar_rule="stack", group=T, context="action",
+        summary="Puts a piece from its owner's supply on top of another piece.",
+        example='''
+            choose p from pawn of me where not it.covered
+            stack tower on p
+        ''',
+        ir=("StackOn",)),
+    Construct(
+        name="move", grammar_rule="move", group=T, context="action",
+        summary="Moves a piece on the board to another site; prohibitions on entering apply.",
+        example='''
+            choose p from pawn of me
+            choose s from sites in neighbours(p.tile)
+            move p to s
+        ''',
+        ir=("Move",)),
+    Construct(
+        name="return", grammar_rule="return", group=T, context="action",
+        summary="Sends a piece, or every piece of a collection, back to its owner's supply.",
+        example="return pawn in placed where it.owner != me",
+        ir=("Return",)),
+    Construct(
+        name="give", grammar_rule="give", group=T, context="action",
+        also=("from_holder",),
+        summary="Moves an amount of a resource to a player, an area or the pool; from the pool "
+                "unless `from` names the holder. When the source runs short, only what it "
+                "holds moves.",
+        example='''
+            give 2 points to me
+            choose a from lake where it.keeper == me
+            give 1 gold from a to me
+        ''',
+        shows=("give", "from_holder"), ir=("Give",)),
+    Construct(
+        name="set", grammar_rule="set_attr", group=T, context="action",
+        summary="Sets an attribute of an area.",
+        example='''
+            choose a from lake where it.closed and it.keeper is none
+            set a.keeper to me
+        ''',
+        ir=("SetAttr",)),
+    Construct(
+        name="clear", grammar_rule="clear_attr", group=T, context="action",
+        summary="Clears an attribute of an area back to nothing.",
+        example='''
+            choose a from lake where it.keeper == me
+            clear a.keeper
+        ''',
+        ir=("ClearAttr",)),
+    Construct(
+        name="grant", grammar_rule="grant", group=T, context="action",
+        also=("MUST", "grant_to", "grant_with", "binding"),
+        summary="Gives one extra use of an action, with some of its choices already made. "
+                "`to` hands the decision to another player before play goes on; `must` makes "
+                "it compulsory whenever it is possible.",
+        example='''
+            choose rival from players where it != me
+            grant build to rival
+            grant must build with site = only(sites in placed where it is lake)
+        ''',
+        shows=("grant_one", "grant_to", "grant_with", "binding"), ir=("GrantOne",)),
+    Construct(
+        name="grant actions", grammar_rule="grant", group=T, context="action",
+        summary="Gives up to a number of extra actions, each any one of those listed.",
+        example="grant 2 actions from build, research",
+        shows=("grant_many",), ir=("GrantMany",)),
+    Construct(
+        name="for each", grammar_rule="for_each", group=T, context="action",
+        also=("block",),
+        summary="Runs a block once for every element of a collection, in a fixed order.",
+        example='''
+            for each p in players where it.points > 3 {
+                give 1 gold to p
+            }
+        ''',
+        ir=("ForEach",)),
+    Construct(
+        name="if", grammar_rule="if_stmt", group=T, context="action",
+        also=("else_part",),
+        summary="Runs a block only when a condition holds, with optional `else` and "
+                "`else if` branches.",
+        example='''
+            if placed has town {
+                give 2 points to me
+            } else if placed has well {
+                give 1 gold to me
+            } else {
+                give 1 points to me
+            }
+        ''',
+        shows=("if_stmt", "else_part"), ir=("If",)),
+    Construct(
+        name="let", grammar_rule="let", group=T, context="action",
+        summary="Names a value for the statements that follow.",
+        example='''
+            let n = count(pawn of me)
+            give n points to me
+        ''',
+        ir=("Let",)),
+    Construct(
+        name="lay", grammar_rule="lay", group=T, context="action",
+        summary="Takes a tile from the stacks and lays it on the board, with a face, a cell "
+                "and a rotation. Whether it fits is for a `require` to say.",
+        example='''
+            choose card from drawable
+            choose face from faces(card)
+            choose cell from frontier
+            choose rotation from rotations
+            require fits(card, face, cell, rotation)
+            lay card face face at cell rotation rotation
+        ''',
+        ir=("Lay",)),
+    Construct(
+        name="discard", grammar_rule="discard", group=T, context="action",
+        summary="Takes a tile out of the stacks and out of the game.",
+        example='''
+            choose card from drawable
+            require not placeable(card)
+            discard card
+        ''',
+        ir=("Discard",)),
+    # ------------------------------------------------ triggers and scoring
+    Construct(
+        name="when … closes", grammar_rule="trigger", group=G, context="rule",
+        also=("event", "where"),
+        summary="Runs when an area of the kind (or any area: `area`) closes. Inside, `closer` "
+                "is the player whose tile closed it.",
+        example='''
+            when lake a closes where count(pawn in a) == 0 {
+                give count(tiles in a) points to closer
+            }
+        ''',
+        shows=("when_trigger", "closes_event", "where"), ir=("Trigger", "Event")),
+    Construct(
+        name="when … enters", grammar_rule="trigger", group=G, context="rule",
+        also=("event",),
+        summary="Runs after a piece of the kind (or any piece: `piece`) enters a site, by any "
+                "action or effect.",
+        example='''
+            when pawn p enters s where s is lake {
+                give 1 gold to p.owner
+            }
+        ''',
+        shows=("when_trigger", "enters_event"), ir=("Trigger", "Event")),
+    Construct(
+        name="when … leaves", grammar_rule="trigger", group=G, context="rule",
+        also=("event",),
+        summary="Runs after a piece leaves a site: moved, returned or sent away.",
+        example='''
+            when pawn p leaves s where s.area.keeper == p.owner and count(pawn in s.area of p.owner) == 0 {
+                clear s.area.keeper
+            }
+        ''',
+        shows=("when_trigger", "leaves_event"), ir=("Trigger", "Event")),
+    Construct(
+        name="when tile … laid", grammar_rule="trigger", group=G, context="rule",
+        also=("event",),
+        summary="Runs the moment a tile is laid, before anything else happens that turn.",
+        example='''
+            when tile t laid where t has well {
+                return pawn in neighbours(t)
+            }
+        ''',
+        shows=("when_trigger", "laid_event"), ir=("Trigger", "Event")),
+    Construct(
+        name="at start / end of …", grammar_rule="trigger", group=G, context="rule",
+        also=("MOMENT", "moment_target"),
+        summary="Runs at the start or end of a step, of every turn, or of the game; the end of "
+                "the game is where final scoring goes.",
+        example='''
+            at start of turn {
+                give 1 gold to me
+            }
+            at end of step act {
+                for each a in lake where it.keeper == me {
+                    give 1 gold from a to me
+                }
+            }
+            at end of game {
+                for each a in lake where it.keeper is not none {
+                    give a.gold points to a.keeper
+                }
+            }
+        ''',
+        shows=("at_trigger", "turn_target", "step_target", "game_target"),
+        ir=("Trigger", "Event")),
+    Construct(
+        name="deferred triggers", grammar_rule="deferral", group=G, context="rule",
+        summary="`, at step S` lets the event happen now but holds its consequences until step "
+                "S of the same turn, for rules that settle things later in the turn.",
+        example='''
+            when lake a closes, at step score {
+                set a.keeper to closer
+            }
+        ''',
+        shows=("when_trigger", "deferral"), ir=("Trigger",)),
+    Construct(
+        name="define", grammar_rule="define", group=G, context="rule",
+        also=("params",),
+        summary="Names an expression, with parameters, so rules can share it and the rulebook "
+                "can print it in words: the string says how it reads.",
+        example='''
+            define rich(p) "{p} is rich" = p.gold >= 5
+            forbid pawn q entering s when s is lake and not rich(q.owner)
+        ''',
+        shows=("define", "params"), ir=("Define",)),
+    Construct(
+        name="game ends", grammar_rule="end_decl", group=G, context="rule",
+        summary="The condition, checked after every turn, that ends the game.",
+        example="game ends after turn when count(stock) == 0",
+        ir=("EndDecl",), replaces=("end",)),
+    Construct(
+        name="winner", grammar_rule="winner_decl", group=G, context="rule",
+        also=("tiebreak", "MOST"),
+        summary="Who wins: the most (or fewest) of a measure of each player (`it`), with "
+                "tie-breaks in order; players still tied share the win.",
+        example="winner most it.points then fewest count(pawn of it) then most it.gold",
+        ir=("WinnerDecl", "Tiebreak"), replaces=("winner",)),
+    # ----------------------------------------------------------- expressions
+    Construct(
+        name="if … then … else", grammar_rule="expr", group=X, context="expr",
+        summary="A value that depends on a condition.",
+        example="if placed has town then 2 else 1",
+        shows=("if_expr",), ir=("IfExpr",)),
+    Construct(
+        name="where", grammar_rule="expr", group=X, context="expr",
+        summary="Keeps the elements of a collection for which a condition holds; inside, `it` "
+                "is the element. The filter reaches to the end of the expression, so elsewhere "
+                "it goes in parentheses.",
+        example="pawn of me where not it.covered and it.area is lake",
+        shows=("filtered",), ir=("Filtered",)),
+    Construct(
+        name="and, or, not", grammar_rule="or_expr", group=X, context="expr",
+        also=("and_expr", "not_expr"),
+        summary="Combine conditions; `not` binds tightest, then `and`, then `or`.",
+        example="placed has town and not (placed has well) or count(tiles) == 1",
+        shows=("or_op", "and_op", "not_op"), ir=("Logic", "Not")),
+    Construct(
+        name="comparisons", grammar_rule="test", group=X, context="expr",
+        also=("COMPARE",),
+        summary="Compare two numbers, or test two values for equality.",
+        example="count(pawn of me) >= supply(me, pawn)",
+        shows=("compare",), ir=("Compare",)),
+    Construct(
+        name="is", grammar_rule="test", group=X, context="expr",
+        also=("NOT",),
+        summary="`is KIND` tests the kind of a piece, site or area; `is none` tests for "
+                "nothing; `is in` tests membership. Each may be negated with `not`.",
+        example="count(pawn where it.area is lake and it.area.keeper is not none "
+                "and it.tile is not in neighbours(placed))",
+        shows=("is_kind", "is_none", "is_in"), ir=("IsKind", "IsNone", "IsIn")),
+    Construct(
+        name="has", grammar_rule="test", group=X, context="expr",
+        summary="Whether a tile, site, area or set of tiles holds a feature or a piece of the "
+                "kind.",
+        example="placed has town or neighbours(placed) has pawn",
+        shows=("has",), ir=("Has",)),
+    Construct(
+        name="arithmetic", grammar_rule="sum", group=X, context="expr",
+        also=("product", "unary", "ADD_OP", "MUL_OP"),
+        summary="Integer arithmetic, left to right with the usual precedence; division rounds "
+                "down. `+` also joins two collections.",
+        example="-2 + 3 * count(tiles) / 2 - me.gold",
+        shows=("arith", "neg"), ir=("Arith", "Neg")),
+    Construct(
+        name="collections", grammar_rule="collection", group=X, context="expr",
+        also=("alias", "within", "owned"),
+        summary="A kind names every object of that kind on the board. `as` names the element "
+                "for the filter, `in` narrows to a tile, site or area, `of` to one player's "
+                "pieces.",
+        example="pawn as q in neighbours(placed) of me where not q.covered",
+        shows=("collection", "alias", "within", "owned"), ir=("Collection",)),
+    Construct(
+        name="attributes", grammar_rule="postfix", group=X, context="expr",
+        summary="A dot reads an attribute: a piece's owner, site, tile or area; an area's "
+                "attributes and held resources; a player's resources.",
+        example="count(pawn where it.site.area.keeper == it.owner) + me.gold",
+        shows=("attr",), ir=("Attr",)),
+    Construct(
+        name="literals and names", grammar_rule="atom", group=X, context="action",
+        summary="Numbers, quoted strings, `true`, `false`, `none`, and names. A name is a "
+                "variable, a kind or a built-in such as `me` or `placed`.",
+        example='''
+            let note = "a lake dries up"
+            choose a from lake where it.dry == false and it.keeper is not none
+            set a.dry to true
+            give 3 points to a.keeper
+        ''',
+        shows=("number", "string", "true", "false", "none", "name"),
+        ir=("Number", "Text", "Boolean", "NoneValue", "Name")),
+    Construct(
+        name="counting: count, sum, min, max", grammar_rule="atom", group=X, context="expr",
+        summary="`count` counts a collection; `sum` adds a measure of each element (`it`); "
+                "`min` and `max` pick among numbers.",
+        example="min(sum(lake where it.keeper == me, it.gold), max(count(pawn of me), 2))",
+        shows=("call",), ir=("Call",)),
+    Construct(
+        name="picking: top, only", grammar_rule="atom", group=X, context="expr",
+        summary="`top` keeps the elements with the highest measure (ties included); `only` is "
+                "the single element of a collection, or none.",
+        example="only(top(players, count(pawn of it)))",
+        shows=("call",), ir=("Call",)),
+    Construct(
+        name="board functions", grammar_rule="atom", group=X, context="action",
+        summary="`neighbours` gives the tiles sharing an edge with a tile, `reach` the tiles a "
+                "piece gets to in some moves through some tiles and one kind of area, `supply` "
+                "a player's pieces left of a kind; `faces`, `fits` and `placeable` serve "
+                "laying tiles.",
+        example='''
+            choose p from pawn of me
+            choose s from sites in reach(p.site, 2, tiles, field)
+            require count(pawn in neighbours(s.tile)) < supply(me, pawn)
+            move p to s
+        ''',
+        shows=("call",), ir=("Call", "Move")),
+    # ------------------------------------------------- examples and rulings
+    Construct(
+        name="worked example", grammar_rule="example", group=E, context="top",
+        also=("_example_item", "illustrates", "play"),
+        summary="A position, the moves played, and what must follow. The build plays every "
+                "example against the engine and stops if it disagrees, so the book's examples "
+                "are always true.",
+        example='''
+            example research_pays "Research pays a point" {
+                illustrates main.turn
+                text "Red has laid a tile and researches."
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    points red 4
+                }
+                play "research"
+                expect legal
+                expect points red +1
+                expect points red 5
+            }
+        ''',
+        shows=("example", "illustrates", "given", "play", "expect_legal", "expect_delta",
+               "expect_amount"),
+        ir=("Example", "PositionFact")),
+    Construct(
+        name="positions", grammar_rule="given", group=E, context="top",
+        also=("_position_item", "pos_players", "pos_turn", "placed", "pos_tile", "pos_piece",
+              "pos_amount", "pos_area", "pos_supply", "pos_stacks", "tile_stack", "stack_entry",
+              "holder", "value", "site"),
+        summary="What the table shows: the seats in playing order, whose turn and step, the "
+                "tiles laid, the pieces, the amounts held by players, areas and the pool, area "
+                "attributes, supplies and the stacks (`?` for a tile nobody knows).",
+        example='''
+            example kept_lake "A kept lake" {
+                illustrates main.board
+                given {
+                    players red, blue, green
+                    turn 5 blue step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    pawn red at 0,0:lake
+                    pawn blue at 1,0:field
+                    gold red 3
+                    gold 0,0:lake 2
+                    gold pool 35
+                    points green -1
+                    area 0,0:lake keeper red
+                    area 0,0:lake dry true
+                    supply red pawn 4
+                    stacks [t3, ?], []
+                }
+                expect closed 0,0:lake
+                expect open 0,0:field
+                expect pawn red at 0,0:lake
+                expect no pawn at 1,0:lake
+                expect supply red pawn 4
+                expect step act
+            }
+        ''',
+        shows=("pos_players", "pos_turn", "placed", "pos_tile", "pos_piece", "pos_amount",
+               "pos_area", "pos_supply", "pos_stacks", "tile_stack", "unknown_tile",
+               "pool_holder", "true_value", "expect_closed", "expect_open", "expect_piece",
+               "expect_no_piece", "expect_supply", "expect_step"),
+        ir=("Example", "PositionFact")),
+    Construct(
+        name="illegal moves", grammar_rule="expectation", group=E, context="top",
+        summary="An example may show a move the rules forbid. It names the rules that forbid "
+                "it, and the engine must cite exactly those.",
+        example='''
+            example build_elsewhere "Only on the tile just laid" {
+                illustrates main.turn
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                }
+                play "build 0,0:field"
+                expect illegal per main.turn
+            }
+        ''',
+        shows=("expect_illegal",), ir=("Example", "PositionFact")),
+    Construct(
+        name="the end of the game", grammar_rule="expectation", group=E, context="top",
+        also=("end_game",),
+        summary="`end game` ends the game after the moves, running final scoring; then the "
+                "example can expect the winners and what the end changed.",
+        example='''
+            example most_points "The most points win" {
+                illustrates main.goal
+                given {
+                    players red, blue
+                    turn 9 blue step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    points red 7
+                    points blue 5
+                    area 0,0:lake dry false
+                    stacks [], []
+                }
+                end game
+                expect winner red
+                expect area 0,0:lake keeper none
+                expect area 0,0:lake dry false
+            }
+        ''',
+        shows=("end_game", "expect_winner", "expect_area", "none_value", "false_value"),
+        ir=("Example", "PositionFact")),
+    Construct(
+        name="ruling", grammar_rule="ruling", group=E, context="top",
+        also=("_ruling_item", "question", "reason", "settles"),
+        summary="Our reading where the printed rules are silent, unclear or contradict "
+                "themselves: the question, the answer, why, and the rules it settles, which "
+                "link back to it.",
+        example='''
+            ruling dry_lake "A lake that dries up" {
+                question "Does a dry lake still count as closed?"
+                text "Yes. Drying changes what the lake pays, not its shape."
+                reason "The rules never open an area once it is closed."
+                settles main.board
+            }
+        ''',
+        ir=("Ruling",)),
+]
+
+
+# ----------------------------------------------------------- the grammar
+
+
+@lru_cache(maxsize=None)
+def _grammar_blocks() -> dict[str, str]:
+    """Every rule and terminal of grammar/rules.lark, by name, as written there."""
+    blocks: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in GRAMMAR_FILE.read_text(encoding="utf-8").splitlines():
+        head = re.match(r"^[?!]?([A-Za-z_][A-Za-z0-9_]*)(?:\.-?\d+)?\s*:", line)
+        if head:
+            current = head.group(1)
+            blocks[current] = [line.rstrip()]
+        elif current is not None and re.match(r"^\s+\|", line):
+            blocks[current].append(line.rstrip())
+        else:
+            current = None
+    return {name: "\n".join(lines) for name, lines in blocks.items()}
+
+
+def grammar_excerpt(rule_name: str) -> str:
+    """The rule (or terminal) `rule_name` exactly as grammar/rules.lark writes it."""
+    try:
+        return _grammar_blocks()[rule_name]
+    except KeyError:
+        raise KeyError(f"grammar/rules.lark has no rule `{rule_name}`") from None
+
+
+def grammar_names() -> set[str]:
+    """The names of every rule and terminal of the grammar, as Lark loads it."""
+    parser = rules_parser()
+    return {r.origin.name for r in parser.rules} | {t.name for t in parser.terminals}
+
+
+def alternatives(rule_name: str) -> list[str]:
+    """The rules an inlined choice such as `_decl` or `_stmt` stands for, in grammar order."""
+    out: list[str] = []
+    for r in rules_parser().rules:
+        if r.origin.name == rule_name:
+            for sym in r.expansion:
+                if not sym.is_term and sym.name not in out:
+                    out.append(sym.name)
+    return out
+
+
+def node_names(rule_name: str | None = None) -> set[str]:
+    """The names a parse tree can show for `rule_name` (or for any rule): its own or its aliases.
+
+    Inlined rules (`_x`) never show; a `?rule` alternative with a single child is
+    replaced by that child.
+    """
+    out: set[str] = set()
+    for r in rules_parser().rules:
+        origin = str(r.origin.name)
+        if origin.startswith("_") or (rule_name is not None and origin != rule_name):
+            continue
+        kept = [s for s in r.expansion if not (s.is_term and getattr(s, "filter_out", False))]
+        if r.options.expand1 and len(kept) == 1 and not r.alias:
+            continue
+        out.add(str(r.alias or origin))
+    return out - {"start"}
+
+
+# ----------------------------------------------------- wrapping examples
+
+
+def _indent(text: str, spaces: int) -> list[str]:
+    return [(" " * spaces + line) if line.strip() else "" for line in text.splitlines()]
+
+
+def _assemble(construct: Construct | None) -> tuple[str, tuple[int, int]]:
+    """The source around `construct`'s example, and the lines (1-based, inclusive) it fills."""
+    ctx = construct.context if construct else "rule"
+    snippet = _src(construct.example) if construct else ""
+    dropped = set(construct.replaces) if construct else set()
+    if ctx == "variant":
+        dropped = set()
+    parts: dict[str, list[str]] = {"header": [], "board": [], "turn": [], "goal": [], "tiles": []}
+    for name, (where, text) in BASE.items():
+        if name not in dropped:
+            parts[where].append(text)
+    if ctx in ("action", "expr"):
+        parts["turn"] = [t for t in parts["turn"] if t != RESEARCH]
+    lines: list[str] = []
+    span = (0, 0)
+
+    def put(text: str, spaces: int) -> None:
+        nonlocal span
+        start = len(lines) + 1
+        lines.extend(_indent(text, spaces))
+        span = (start, len(lines))
+
+    def rule(rid: str, title: str, texts: list[str], prose: str | None = None) -> None:
+        lines.append(f'    rule {rid} "{title}" {{')
+        if prose:
+            lines.append(f'        text "{prose}"')
+        for t in texts:
+            lines.extend(_indent(t, 8))
+        if ctx in ("action", "expr") and rid == "main.turn":
+            lines.append('        action research "research" {')
+            put(snippet if ctx == "action" else f"let value = {snippet}", 12)
+            lines.append("        }")
+        lines.append("    }")
+
+    lines.append(f"# The language reference: the example `{construct.name if construct else ''}`"
+                 " in a small complete ruleset.")
+    if ctx == "top" and "header" in dropped:
+        put(snippet, 0)
+    else:
+        header = HEADER
+        if ctx == "top":
+            added = re.findall(r"^chapter\s+(\w+)", snippet, re.M)
+            if added:
+                header = header.replace("chapters main", "chapters " + ", ".join(["main", *added]))
+        lines.extend(header.splitlines())
+    lines.append("")
+    lines.append('chapter main "Main" {')
+    rule("main.board", "Board", parts["board"])
+    rule("main.turn", "A turn", parts["turn"])
+    rule("main.goal", "The goal", parts["goal"], "The player with the most points wins.")
+    if ctx == "rule":
+        lines.append('    rule main.example "The example" {')
+        put(snippet, 8)
+        lines.append("    }")
+    if ctx == "chapter":
+        lines.append("")
+        put(snippet, 4)
+    lines.append("}")
+    lines.append("")
+    for t in parts["tiles"]:
+        lines.extend(t.splitlines())
+    if ctx == "top" and "header" not in dropped:
+        lines.append("")
+        put(snippet, 0)
+    if ctx == "variant":
+        lines = [f"# The language reference: the example `{construct.name if construct else ''}`"
+                 f" in a variant of `{BASE_ID}`."]
+        if "variant header" in construct.replaces:  # type: ignore[union-attr]
+            put(snippet, 0)
+        else:
+            lines += [f"ruleset {VARIANT_ID} extends {BASE_ID} {{",
+                      '    subtitle "A variant"', "}", ""]
+            put(snippet, 0)
+    return "\n".join(lines) + "\n", span
+
+
+def wrap(construct: Construct) -> str:
+    """The construct's example inside a minimal complete ruleset, ready to compile.
+
+    For a `variant` construct this is the variant's file; it extends the ruleset
+    `base_source()` gives, which must be found as a folder named `BASE_ID`.
+    """
+    return _assemble(construct)[0]
+
+
+def example_lines(construct: Construct) -> tuple[int, int]:
+    """The first and last line (1-based) of the example inside `wrap(construct)`."""
+    return _assemble(construct)[1]
+
+
+def base_source() -> str:
+    """The small ruleset, with no example in it: the base the variant examples extend."""
+    return _assemble(None)[0]
+
+
+def example_nodes(construct: Construct) -> set[str]:
+    """The names of the parse-tree nodes the example itself produces (not its surroundings)."""
+    text, (first, last) = _assemble(construct)
+    tree = rules_parser().parse(text)
+    found: set[str] = set()
+    for sub in tree.iter_subtrees():
+        if not isinstance(sub, Tree) or sub.meta.empty:
+            continue
+        if first <= sub.meta.line and sub.meta.end_line <= last:
+            found.add(str(sub.data))
+    return found
+
+
+# ----------------------------------------------------------------- the IR
+
+
+def declaration_classes() -> list[type[m.Decl]]:
+    """Every IR declaration class: the subclasses of `Decl` told apart by a `decl` literal."""
+    out: list[type[m.Decl]] = []
+    todo: list[type[m.Decl]] = list(m.Decl.__subclasses__())
+    while todo:
+        cls = todo.pop(0)
+        todo.extend(cls.__subclasses__())
+        field = cls.model_fields.get("decl")
+        if field is not None and typing.get_origin(field.annotation) is Literal:
+            out.append(cls)
+    return out
+
+
+def statement_classes() -> list[type[n.Stmt]]:
+    """Every IR statement class."""
+    return [c for c in n.Stmt.__subclasses__() if "node" in c.model_fields]
+
+
+def expression_classes() -> list[type[n.Node]]:
+    """Every IR expression class (the members of `Expr`)."""
+    union = typing.get_args(n.Expr)[0]
+    return list(typing.get_args(union))
+
+
+def _tag(cls: type[Any], field: str) -> str:
+    return str(typing.get_args(cls.model_fields[field].annotation)[0])
+
+
+def constructs_for(ir_class: type[Any]) -> list[Construct]:
+    return [c for c in CONSTRUCTS if ir_class.__name__ in c.ir]
+
+
+# ------------------------------------------------------------------- page
+
+
+def _section(c: Construct) -> list[str]:
+    out = [f"### {c.name} {{#{c.anchor}}}", "", c.summary, "", f"*{CONTEXT_WORDS[c.context]}*",
+           "", "```rules", *_src(c.example).splitlines(), "```", "",
+           '??? abstract "Grammar"', "", "    ```text"]
+    for rule in c.grammar_rules:
+        out += ["    " + line for line in grammar_excerpt(rule).splitlines()]
+    out += ["    ```", ""]
+    return out
+
+
+def _link(cs: list[Construct]) -> str:
+    return ", ".join(f"[{c.name}](#{c.anchor})" for c in cs) or "**missing**"
+
+
+def reference_page() -> str:
+    """The "Language reference" page, in Markdown."""
+    out = [
+        "---", "title: Language reference", "---", "",
+        "# Language reference", "",
+        "Every construct of the rules language, with what it is for and a short example. "
+        "The examples use a small neutral game of pawns, towers, fields and lakes; each one is "
+        "compiled by the test suite inside a complete little ruleset, and the worked examples "
+        "are played against the engine, so none of them can go stale. The syntax under each "
+        "construct is cut out of `grammar/rules.lark`, the grammar the compiler itself loads.",
+        "",
+    ]
+    for group in GROUPS:
+        members = [c for c in CONSTRUCTS if c.group == group]
+        if not members:
+            continue
+        out += [f"## {group}", ""]
+        for c in members:
+            out += _section(c)
+    out += ["## Built-in names", "",
+            "Names every ruleset can use without declaring them.", "",
+            "| Name | Is |", "| --- | --- |"]
+    out += [f"| `{k}` | {words(t)} |" for k, t in BUILTIN_VALUES.items()]
+    out += [f"| `{k}` | {words(t)} (only in a rule triggered when an area closes) |"
+            for k, t in EVENT_VALUES.items()]
+    out += ["| `it` | the element, inside `where` and the measures of `sum`, `top` and "
+            "`winner` |", "",
+            "Built-in functions: " + ", ".join(f"`{f}`" for f in FUNCTIONS) + ".", ""]
+    out += ["## What the compiler makes of it", "",
+            "Each declaration compiles to one class of the IR that the engine and this book "
+            "both read.", "", "| Declaration | IR class | Construct |", "| --- | --- | --- |"]
+    out += [f"| `{_tag(cls, 'decl')}` | `{cls.__name__}` | {_link(constructs_for(cls))} |"
+            for cls in declaration_classes()]
+    out += ["", "| Statement | IR class | Construct |", "| --- | --- | --- |"]
+    out += [f"| `{_tag(cls, 'node')}` | `{cls.__name__}` | {_link(constructs_for(cls))} |"
+            for cls in statement_classes()]
+    out.append("")
+    return "\n".join(out)
+
+
+__all__ = [
+    "BASE_ID", "CONSTRUCTS", "Construct", "GROUPS", "VARIANT_ID", "alternatives", "base_source",
+    "declaration_classes", "example_lines", "example_nodes", "expression_classes",
+    "grammar_excerpt", "grammar_names", "node_names", "reference_page", "statement_classes",
+    "wrap",
+]
