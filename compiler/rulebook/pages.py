@@ -163,9 +163,12 @@ class RulesetPages:
         hashes = "#" * min(depth, 6)
         lines = [f"{hashes} {r.number} {r.title} {{ #{urls.anchor(r.id)} }}", ""]
         ch = self.change("rule", r.id)
-        if ch is not None and self.base is not None and self.base_ix is not None:
+        if ch is not None and ch.op == "replaced" and self.base is not None \
+                and self.base_ix is not None:
             lines += self.rule_tabs(r, ch)
         else:
+            if ch is not None and ch.op == "added":
+                lines += [f'<span class="new-rule">New in the {self.label.lower()}</span>', ""]
             if r.text:
                 lines += [self.ix.prose(r.text), ""]
             lines += self.formal.box(r)
