@@ -29,7 +29,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     from compiler.engine.random_play import random_game
     from compiler.engine.records import write_record
     from compiler.engine.scenario import run_example
-    from compiler.rulebook.pages import RulesetPages, site_index
+    from compiler.rulebook.pages import Page, RulesetPages, site_index
 
     problems: list[str] = []
     books: list[RulesetPages] = []
@@ -56,7 +56,8 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     by_id = {b.rs.id: b for b in books}
     for book in books:
         book.link_books(by_id)
-    pages = [site_index(books)]
+    from compiler.rulebook.reference import reference_page
+    pages = [site_index(books), Page("language.md", "The rules language", reference_page())]
     extra: dict[str, str] = {}
     nav: list[Any] = [{"Home": "index.md"}]
     games: dict[str, list[Any]] = {}  # one tab per game: its base ruleset, then its variants
@@ -68,9 +69,8 @@ def generate(docs: Path) -> tuple[list[Any], str]:
             root = root.base
         games.setdefault(root.rs.title, []).extend(book.nav())
     nav += [{title: entries} for title, entries in games.items()]
-    guides = [{"Writing your own variant": "guides/variants.md"}]
-    if (docs / "language.md").exists() or "language.md" in {p.path for p in pages}:
-        guides.append({"Language reference": "language.md"})
+    guides = [{"Writing your own variant": "guides/variants.md"},
+              {"Language reference": "language.md"}]
     nav.append({"Authoring": guides})
     written = {p.path: p.text for p in pages} | extra
     _sync(docs, written)

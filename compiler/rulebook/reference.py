@@ -47,8 +47,7 @@ GROUPS = ("Structure", "Variants", "Board and components", "Turn and actions",
 CONTEXT_WORDS: dict[str, str] = {
     "top": "Written at the top level of a `.rules` file.",
     "chapter": "Written inside a chapter.",
-    "rule": "Written inside a rule (or directly inside a chapter); the engine cites that rule "
-            "when it applies the declaration.",
+    "rule": "Written inside a rule (or directly inside a chapter).",
     "action": "Written inside an action; statements also make up the blocks of triggers, "
               "`if` and `for each`.",
     "expr": "An expression: it stands wherever the language expects a value or a condition.",
@@ -95,8 +94,8 @@ def _src(text: str) -> str:
 HEADER = _src('''
     ruleset demo {
         title "Demo"
-        players 2 to 3
-        seats red "Red", blue "Blue", green "Green"
+        players 2 to 4
+        seats red "Red", blue "Blue", green "Green", white "White"
         chapters main
     }
 ''')
@@ -143,6 +142,7 @@ SUPPLY = _src('''
     supply by players {
         2: pawn 6, tower 2
         3: pawn 5, tower 2
+        4: pawn 4, tower 1
     }
 ''')
 
@@ -209,7 +209,7 @@ BASE: dict[str, tuple[str, str]] = {
     "lay_tile": ("turn", LAY_TILE),
     "set_aside": ("turn", SET_ASIDE),
     "build": ("turn", BUILD),
-    "research": ("turn", RESEARCH),
+    "research": ("research", RESEARCH),
     "end": ("goal", "game ends after turn when count(stock) == 0"),
     "winner": ("goal", "winner most it.points then most it.gold"),
     "tileset": ("tiles", TILESET),
@@ -218,7 +218,7 @@ BASE: dict[str, tuple[str, str]] = {
 
 # -------------------------------------------------------------- constructs
 
-S, V, B, T, G, E, X = GROUPS
+S, V, B, T, G, X, E = GROUPS  # X: expressions, E: examples
 
 CONSTRUCTS: list[Construct] = [
     # ------------------------------------------------------------ structure
@@ -235,12 +235,12 @@ CONSTRUCTS: list[Construct] = [
                 subtitle "A small game of pawns and lakes"
                 version "1.0"
                 source "Written for this reference"
-                players 2 to 3
-                seats red "Red", blue "Blue", green "Green"
+                players 2 to 4
+                seats red "Red", blue "Blue", green "Green", white "White"
                 chapters main
             }
         ''',
-        ir=("Ruleset", "Seat"), replaces=("header",)),
+        ir=("Ruleset",), replaces=("header",)),
     Construct(
         name="chapter", grammar_rule="chapter", group=S, context="top",
         also=("_chapter_item",),
@@ -262,7 +262,7 @@ CONSTRUCTS: list[Construct] = [
         also=("rule_id", "_rule_item"),
         summary="A numbered, linkable rule: prose for the reader and, beside it, the "
                 "declarations the engine runs. Rules nest; the engine cites the rule a "
-                "declaration sits in whenever it applies it, so every ruling names its source.",
+                "declaration sits in whenever it applies it, so every verdict names its source.",
         example='''
             rule main.towers "Towers" {
                 text "A tower stands on one of its owner's pawns."
@@ -273,7 +273,7 @@ CONSTRUCTS: list[Construct] = [
                 }
             }
         ''',
-        ir=("Rule", "Forbid")),
+        ir=("Rule",)),
     Construct(
         name="text and links", grammar_rule="text", group=S, context="rule",
         summary="Prose, in Markdown. Double brackets link a glossary term (`[[lake]]`), a rule, "
@@ -340,32 +340,33 @@ CONSTRUCTS: list[Construct] = [
                 "by id. A replaced rule gets new text and declarations; sub-rules it does not "
                 "mention stay.",
         example='''
-            replace rule main.turn "A turn" {
+            replace rule main.research "Research" {
                 text "Research pays two points in this variant."
-                step lay "Lay a tile": must lay_tile also set_aside
-                step act "Act": must one of build, research
-                step score "Score": automatic
                 action research "research" {
                     notation "research"
                     give 2 points to me
                 }
             }
         ''',
-        shows=("replace",), ir=("Rule", "Action")),
+        shows=("replace",), ir=("Rule", "Change")),
     Construct(
         name="remove", grammar_rule="change", group=V, context="variant",
         also=("removable",),
-        summary="Removes items of the base by id. Anything that still refers to a removed rule "
-                "is reported, with a hint saying which variant removed it.",
+        summary="Removes items of the base by id, or with `every` all the base has of a kind "
+                "(its worked examples, say, when the variant changes too much for them). "
+                "Anything that still refers to a removed rule is reported, with a hint saying "
+                "which variant removed it.",
         example='''
             remove rule main.goal
+            remove every example
         ''',
-        shows=("remove", "removable")),
+        shows=("remove", "remove_every", "removable"), ir=("Change",)),
     Construct(
         name="add to", grammar_rule="change", group=V, context="variant",
         also=("addable", "_add_item"),
-        summary="Puts new rules, declarations or tiles into an existing chapter, rule or tile "
-                "set of the base, where a plain new item would only be appended.",
+        summary="A plain new item in a variant stands on its own; `add to` puts new rules, "
+                "declarations or tiles inside an existing chapter, rule or tile set of the "
+                "base.",
         example='''
             add to chapter main {
                 rule main.bonus "A town pays" {
@@ -376,7 +377,7 @@ CONSTRUCTS: list[Construct] = [
                 }
             }
         ''',
-        shows=("add_to", "addable"), ir=("Rule", "Trigger")),
+        shows=("add_to", "addable"), ir=("Rule", "Change")),
     # ------------------------------------------------- board and components
     Construct(
         name="lattice", grammar_rule="lattice", group=B, context="rule",
@@ -447,12 +448,28 @@ CONSTRUCTS: list[Construct] = [
         example=SUPPLY,
         ir=("SupplyTable",), replaces=("supply",)),
     Construct(
+        name="teams", grammar_rule="teams_decl", group=B, context="rule",
+        also=("team_row", "team"),
+        summary="Partnerships, by number of players: the seats of each team, teams separated "
+                "by `vs`. `allies(p)` is p with their partners and `captain(p)` the first seat "
+                "of p's team, which holds what the team holds.",
+        example='''
+            teams by players {
+                4: red green vs blue white
+            }
+            forbid pawn p entering s when s.area.keeper is not none and not (s.area.keeper is in allies(p.owner))
+            when lake a closes, at step score {
+                set a.keeper to captain(closer)
+            }
+        ''',
+        shows=("teams_decl", "team_row", "team"), ir=("TeamsDecl",)),
+    Construct(
         name="stacks", grammar_rule="stacks_decl", group=B, context="rule",
         also=("hiding", "dealing", "deal_row"),
         summary="How many face-down stacks the tiles are shuffled into; `hiding` turns faces "
                 "with the named features down, and `dealing` deals only part of the tiles "
                 "for some numbers of players.",
-        example="stacks 2 hiding well dealing by players { 2: 2  3: 3 }",
+        example="stacks 2 hiding well dealing by players { 2: 2  3: 3  4: 3 }",
         shows=("stacks_decl", "hiding", "dealing", "deal_row"), ir=("StacksDecl",),
         replaces=("stacks",)),
     Construct(
@@ -482,16 +499,18 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="step", grammar_rule="step_decl", group=T, context="rule",
         also=("step_mode", "step_also"),
-        summary="A step of every turn, in order. `must` and `may` say whether the player has to "
-                "act, `one of` and `any of` how many of the listed actions they take, `also` "
-                "names a fallback, and an `automatic` step only lets deferred rules run.",
+        summary="A step of every turn, in order: `must one of` takes exactly one of the listed "
+                "actions, `may one of` at most one, `may any of` any number. `also` actions "
+                "stand beside them without using the step up. An `automatic` step offers no "
+                "action; deferred triggers run there.",
         example='''
             step lay "Lay a tile": must lay_tile also set_aside
             step act "Act": must one of build, research
-            step more "Build more": may any of build
+            step bonus "A bonus action": may one of build, research
+            step more "More pawns": may any of build
             step score "Score": automatic
         ''',
-        shows=("must_one", "may_any", "automatic", "step_also"), ir=("StepDecl",),
+        shows=("must_one", "may_one", "may_any", "automatic", "step_also"), ir=("StepDecl",),
         replaces=("steps",)),
     Construct(
         name="action", grammar_rule="action", group=T, context="rule",
@@ -506,7 +525,7 @@ CONSTRUCTS: list[Construct] = [
         name="choose", grammar_rule="choose", group=T, context="action",
         also=("SOME", "cite"),
         summary="A choice the player makes when taking the action, from a collection. `some` "
-                "chooses a subset, possibly empty; `per` names the rule cited when the choice "
+                "chooses several elements at once; `per` names the rule cited when the choice "
                 "is not allowed.",
         example='''
             choose some ps from pawn of me where not it.covered per main.board
@@ -548,12 +567,14 @@ CONSTRUCTS: list[Construct] = [
         shows=("place", "owner"), ir=("Place",)),
     Construct(
         name="stack", grammar_rule="stack", group=T, context="action",
-        summary="Puts a piece from its owner's supply on top of another piece.",
+        summary="Puts a piece on top of another piece, from the supply of that piece's owner, "
+                "or with `of` from another player's (a partner building on a teammate's "
+                "piece).",
         example='''
-            choose p from pawn of me where not it.covered
-            stack tower on p
+            choose p from pawn where it.owner is in allies(me) and not it.covered
+            stack tower of me on p
         ''',
-        ir=("StackOn",)),
+        shows=("stack", "owner"), ir=("StackOn",)),
     Construct(
         name="move", grammar_rule="move", group=T, context="action",
         summary="Moves a piece on the board to another site; prohibitions on entering apply.",
@@ -616,7 +637,7 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="for each", grammar_rule="for_each", group=T, context="action",
         also=("block",),
-        summary="Runs a block once for every element of a collection, in a fixed order.",
+        summary="Runs a block once for every element of a collection.",
         example='''
             for each p in players where it.points > 3 {
                 give 1 gold to p
@@ -683,8 +704,8 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="when … enters", grammar_rule="trigger", group=G, context="rule",
         also=("event",),
-        summary="Runs after a piece of the kind (or any piece: `piece`) enters a site, by any "
-                "action or effect.",
+        summary="Runs after a piece of the kind (or any piece: `piece`) enters a site; the "
+                "piece and the site are the variables.",
         example='''
             when pawn p enters s where s is lake {
                 give 1 gold to p.owner
@@ -704,7 +725,7 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="when tile … laid", grammar_rule="trigger", group=G, context="rule",
         also=("event",),
-        summary="Runs the moment a tile is laid, before anything else happens that turn.",
+        summary="Runs as soon as a tile is laid; the tile is the variable.",
         example='''
             when tile t laid where t has well {
                 return pawn in neighbours(t)
@@ -831,7 +852,7 @@ CONSTRUCTS: list[Construct] = [
                 "variable, a kind or a built-in such as `me` or `placed`.",
         example='''
             let note = "a lake dries up"
-            choose a from lake where it.dry == false and it.keeper is not none
+            choose a from lake where it.dry == false and it.keeper != none
             set a.dry to true
             give 3 points to a.keeper
         ''',
@@ -845,9 +866,10 @@ CONSTRUCTS: list[Construct] = [
         shows=("call",), ir=("Call",)),
     Construct(
         name="picking: top, only", grammar_rule="atom", group=X, context="expr",
-        summary="`top` keeps the elements with the highest measure (ties included); `only` is "
-                "the single element of a collection, or none.",
-        example="only(top(players, count(pawn of it)))",
+        summary="`top` keeps the elements with the highest measure, ties included; `only` is "
+                "the one element of a collection that must hold exactly one, so guard it.",
+        example="if count(top(players, it.points)) == 1 then only(top(players, it.points)) "
+                "else none",
         shows=("call",), ir=("Call",)),
     Construct(
         name="board functions", grammar_rule="atom", group=X, context="action",
@@ -861,7 +883,7 @@ CONSTRUCTS: list[Construct] = [
             require count(pawn in neighbours(s.tile)) < supply(me, pawn)
             move p to s
         ''',
-        shows=("call",), ir=("Call", "Move")),
+        shows=("call",), ir=("Call",)),
     # ------------------------------------------------- examples and rulings
     Construct(
         name="worked example", grammar_rule="example", group=E, context="top",
@@ -871,7 +893,7 @@ CONSTRUCTS: list[Construct] = [
                 "are always true.",
         example='''
             example research_pays "Research pays a point" {
-                illustrates main.turn
+                illustrates main.research
                 text "Red has laid a tile and researches."
                 given {
                     players red, blue
@@ -879,6 +901,7 @@ CONSTRUCTS: list[Construct] = [
                     tile t1 a at 0,0 rotation 0
                     tile t2 a at 1,0 rotation 0
                     points red 4
+                    stacks [t3], []
                 }
                 play "research"
                 expect legal
@@ -914,7 +937,7 @@ CONSTRUCTS: list[Construct] = [
                     area 0,0:lake keeper red
                     area 0,0:lake dry true
                     supply red pawn 4
-                    stacks [t3, ?], []
+                    stacks [?], []
                 }
                 expect closed 0,0:lake
                 expect open 0,0:field
@@ -1062,18 +1085,13 @@ def _indent(text: str, spaces: int) -> list[str]:
 
 
 def _assemble(construct: Construct | None) -> tuple[str, tuple[int, int]]:
-    """The source around `construct`'s example, and the lines (1-based, inclusive) it fills."""
-    ctx = construct.context if construct else "rule"
+    """The source around `construct`'s example, and the lines (1-based, inclusive) it fills.
+
+    With no construct: the bare base ruleset, with an empty rule where examples go.
+    """
+    ctx: Context = construct.context if construct else "rule"
     snippet = _src(construct.example) if construct else ""
     dropped = set(construct.replaces) if construct else set()
-    if ctx == "variant":
-        dropped = set()
-    parts: dict[str, list[str]] = {"header": [], "board": [], "turn": [], "goal": [], "tiles": []}
-    for name, (where, text) in BASE.items():
-        if name not in dropped:
-            parts[where].append(text)
-    if ctx in ("action", "expr"):
-        parts["turn"] = [t for t in parts["turn"] if t != RESEARCH]
     lines: list[str] = []
     span = (0, 0)
 
@@ -1083,57 +1101,66 @@ def _assemble(construct: Construct | None) -> tuple[str, tuple[int, int]]:
         lines.extend(_indent(text, spaces))
         span = (start, len(lines))
 
+    if construct is not None and ctx == "variant":
+        lines.append(f"# The example `{construct.name}` of the language reference, "
+                     f"in a variant of `{BASE_ID}`.")
+        if "variant header" not in dropped:
+            lines += [f"ruleset {VARIANT_ID} extends {BASE_ID} {{", '    subtitle "A variant"',
+                      "}", ""]
+        put(snippet, 0)
+        return "\n".join(lines) + "\n", span
+
+    parts: dict[str, list[str]] = {"header": [], "board": [], "turn": [], "research": [],
+                                   "goal": [], "tiles": []}
+    for name, (where, text) in BASE.items():
+        if name not in dropped:
+            parts[where].append(text)
+    if ctx in ("action", "expr"):
+        parts["research"] = []
+
     def rule(rid: str, title: str, texts: list[str], prose: str | None = None) -> None:
         lines.append(f'    rule {rid} "{title}" {{')
         if prose:
             lines.append(f'        text "{prose}"')
         for t in texts:
             lines.extend(_indent(t, 8))
-        if ctx in ("action", "expr") and rid == "main.turn":
+        if ctx in ("action", "expr") and rid == "main.research":
             lines.append('        action research "research" {')
             put(snippet if ctx == "action" else f"let value = {snippet}", 12)
             lines.append("        }")
         lines.append("    }")
 
-    lines.append(f"# The language reference: the example `{construct.name if construct else ''}`"
-                 " in a small complete ruleset.")
+    if construct is None:
+        lines.append("# The small ruleset the examples of the language reference are compiled in.")
+    else:
+        lines.append(f"# The example `{construct.name}` of the language reference, in a small "
+                     "complete ruleset.")
     if ctx == "top" and "header" in dropped:
         put(snippet, 0)
     else:
         header = HEADER
-        if ctx == "top":
-            added = re.findall(r"^chapter\s+(\w+)", snippet, re.M)
-            if added:
-                header = header.replace("chapters main", "chapters " + ", ".join(["main", *added]))
+        added = re.findall(r"^chapter\s+(\w+)", snippet, re.M) if ctx == "top" else []
+        if added:
+            header = header.replace("chapters main", "chapters " + ", ".join(["main", *added]))
         lines.extend(header.splitlines())
-    lines.append("")
-    lines.append('chapter main "Main" {')
+    lines += ["", 'chapter main "Main" {']
     rule("main.board", "Board", parts["board"])
     rule("main.turn", "A turn", parts["turn"])
+    rule("main.research", "Research", parts["research"])
     rule("main.goal", "The goal", parts["goal"], "The player with the most points wins.")
     if ctx == "rule":
         lines.append('    rule main.example "The example" {')
         put(snippet, 8)
         lines.append("    }")
-    if ctx == "chapter":
+    elif ctx == "chapter":
         lines.append("")
         put(snippet, 4)
-    lines.append("}")
-    lines.append("")
+    lines += ["}", ""]
     for t in parts["tiles"]:
         lines.extend(t.splitlines())
     if ctx == "top" and "header" not in dropped:
         lines.append("")
         put(snippet, 0)
-    if ctx == "variant":
-        lines = [f"# The language reference: the example `{construct.name if construct else ''}`"
-                 f" in a variant of `{BASE_ID}`."]
-        if "variant header" in construct.replaces:  # type: ignore[union-attr]
-            put(snippet, 0)
-        else:
-            lines += [f"ruleset {VARIANT_ID} extends {BASE_ID} {{",
-                      '    subtitle "A variant"', "}", ""]
-            put(snippet, 0)
     return "\n".join(lines) + "\n", span
 
 
@@ -1233,6 +1260,14 @@ def reference_page() -> str:
         "construct is cut out of `grammar/rules.lark`, the grammar the compiler itself loads.",
         "",
     ]
+    out += ['??? example "The ruleset around the examples"', "",
+            "    Each example is compiled inside this ruleset: a declaration example in a rule "
+            "of its own, a statement or an expression inside the `research` action, an item "
+            "of a file after it, a variant as a variant of it. An example that declares "
+            "something this ruleset already has takes its place.", "",
+            "    ```rules"]
+    out += ["    " + line if line else "" for line in base_source().splitlines()[1:]]
+    out += ["    ```", ""]
     for group in GROUPS:
         members = [c for c in CONSTRUCTS if c.group == group]
         if not members:
@@ -1263,7 +1298,7 @@ def reference_page() -> str:
 
 __all__ = [
     "BASE_ID", "CONSTRUCTS", "Construct", "GROUPS", "VARIANT_ID", "alternatives", "base_source",
-    "declaration_classes", "example_lines", "example_nodes", "expression_classes",
+    "constructs_for", "declaration_classes", "example_lines", "example_nodes", "expression_classes",
     "grammar_excerpt", "grammar_names", "node_names", "reference_page", "statement_classes",
     "wrap",
 ]
