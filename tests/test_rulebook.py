@@ -92,3 +92,13 @@ def test_search_indexes_rule_text(site: Path) -> None:
     for feature in ("search.suggest", "search.highlight", "search.share",
                     "navigation.instant", "content.tooltips"):
         assert feature in config
+
+
+def test_rules_code_is_highlighted_and_variants_have_what_changes_pages(site: Path) -> None:
+    language = (site / "language" / "index.html").read_text(encoding="utf-8")
+    assert 'class="language-rules highlight"' in language or 'class="highlight"' in language
+    assert '<span class="k">rule</span>' in language
+    changes = (site / "trian-family" / "changes" / "index.html").read_text(encoding="utf-8")
+    assert 'class="compare"' in changes and "../../trian-deluxe/" in changes
+    tabs = (site / "trian-family" / "setup" / "index.html").read_text(encoding="utf-8")
+    assert "tabbed-set" in tabs and "Deluxe edition: the base game" in tabs
