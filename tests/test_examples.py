@@ -27,6 +27,18 @@ def rules_for(name: str) -> Rules:
     return _RULES[name]
 
 
+def assert_stated_and_verified(rules: Rules, expected: dict[str, list[tuple[str, str, int]]]
+                               ) -> None:
+    """Each example states these (resource, holder, number) facts, and the engine agrees."""
+    for ex_id, facts in expected.items():
+        ex = next(e for e in rules.ruleset.examples if e.id == ex_id)
+        stated = {(f.args[0], f.args[1], f.args[2]) for f in ex.expect
+                  if f.fact in ("delta", "amount")}
+        for fact in facts:
+            assert fact in stated, (ex_id, fact)
+        assert run_example(rules, ex).ok
+
+
 @pytest.mark.parametrize("ruleset,example", CASES)
 def test_worked_example(ruleset: str, example: str) -> None:
     rules = rules_for(ruleset)
@@ -52,12 +64,7 @@ def test_every_numeric_example_of_the_printed_rulebook_is_reproduced(rules: Rule
         "system_20": [("points", "xemh", 20)],
         "system_30": [("points", "quuylto", 30)],
     }
-    for ex_id, facts in expected.items():
-        ex = next(e for e in rules.ruleset.examples if e.id == ex_id)
-        stated = {(f.args[0], f.args[1], f.args[2]) for f in ex.expect if f.fact in ("delta", "amount")}
-        for fact in facts:
-            assert fact in stated, (ex_id, fact)
-        assert run_example(rules, ex).ok
+    assert_stated_and_verified(rules, expected)
 
 
 def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
@@ -70,9 +77,4 @@ def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
                         ("points", "xemh", 16)],
         "battle_corvette_rogue": [("points", "xemh", 5)],
     }
-    for ex_id, facts in expected.items():
-        ex = next(e for e in rules.ruleset.examples if e.id == ex_id)
-        stated = {(f.args[0], f.args[1], f.args[2]) for f in ex.expect if f.fact in ("delta", "amount")}
-        for fact in facts:
-            assert fact in stated, (ex_id, fact)
-        assert run_example(rules, ex).ok
+    assert_stated_and_verified(rules, expected)

@@ -9,6 +9,7 @@ independent computation from the final position.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -62,6 +63,20 @@ def independent_end_score(pos: Position) -> dict[int, int]:
     return out
 
 
+def assert_nothing_created_or_lost(st: Any, setup: dict[str, int], tiles: int, where: Any
+                                   ) -> None:
+    """Every piece is in a supply or on the board, the 100 minerals are all somewhere, and
+    every tile dealt is on the board, in a stack or set aside."""
+    for p in range(st.players):
+        for kind, total in setup.items():
+            on_board = sum(1 for q in st.pieces.values() if q.owner == p and q.kind == kind)
+            assert st.supply[p][kind] + on_board == total, (where, p, kind)
+    minerals = st.pool.get("mineral", 0) + sum(d.get("mineral", 0) for d in st.player_res) \
+        + sum(d.get("mineral", 0) for d in st.area_res.values())
+    assert minerals == 100, where
+    assert len(st.board) + st.stock_size() + len(st.discarded) == tiles, where
+
+
 def play_one(rules: Rules, seed: int) -> None:
     pos = rules.start(4, seed=seed)
     rng = random.Random(seed)
@@ -80,16 +95,7 @@ def play_one(rules: Rules, seed: int) -> None:
                 ledger[p] += c.data["amount"]
                 if c.rule and c.rule.id.startswith("end."):
                     end_points[p] += c.data["amount"]
-        st = pos.state
-        # Nothing created or lost.
-        for p in range(4):
-            for kind, total in setup.items():
-                on_board = sum(1 for q in st.pieces.values() if q.owner == p and q.kind == kind)
-                assert st.supply[p][kind] + on_board == total, (seed, p, kind)
-        minerals = st.pool.get("mineral", 0) + sum(d.get("mineral", 0) for d in st.player_res) \
-            + sum(d.get("mineral", 0) for d in st.area_res.values())
-        assert minerals == 100, seed
-        assert len(st.board) + st.stock_size() + len(st.discarded) == 72, seed
+        assert_nothing_created_or_lost(pos.state, setup, 72, seed)
     st = pos.state
     scores = [st.player_res[p].get("points", 0) for p in range(4)]
     assert scores == [ledger[p] for p in range(4)], seed
@@ -136,17 +142,7 @@ def test_random_games_of_the_variants_end_with_everything_accounted_for(ruleset:
                         ledger[rules.game.seat_index(c.data["to"], 4)] += c.data["amount"]
                     if c.data.get("source") not in (None, "pool"):
                         ledger[rules.game.seat_index(c.data["source"], 4)] -= c.data["amount"]
-            st = pos.state
-            for p in range(4):
-                for kind, total in setup.items():
-                    on_board = sum(1 for q in st.pieces.values()
-                                   if q.owner == p and q.kind == kind)
-                    assert st.supply[p][kind] + on_board == total, (ruleset, seed, p, kind)
-            minerals = st.pool.get("mineral", 0) + sum(
-                d.get("mineral", 0) for d in st.player_res) + sum(
-                d.get("mineral", 0) for d in st.area_res.values())
-            assert minerals == 100, (ruleset, seed)
-            assert len(st.board) + st.stock_size() + len(st.discarded) == tiles
+            assert_nothing_created_or_lost(pos.state, setup, tiles, (ruleset, seed))
         st = pos.state
         assert [st.player_res[p].get("points", 0) for p in range(4)] == \
             [ledger[p] for p in range(4)], (ruleset, seed)
