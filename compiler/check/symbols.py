@@ -34,7 +34,7 @@ TILE_ATTRS: dict[str, str] = {}
 AREA_KERNEL_ATTRS = {"closed": "bool"}
 
 FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
-             "placeable", "supply", "reach", "allies", "captain")
+             "placeable", "supply", "reach", "allies", "captain", "die")
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 

@@ -278,6 +278,12 @@ class TypeChecker:
             self.expect(node.args[4], scope, "set:tile", "the tiles that stop a piece, in `reach`")
         return "set:tile"
 
+    def f_die(self, node: n.Call, scope: Scope) -> str:
+        """`die(6)`: a roll, decided by chance and recorded with the move."""
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "int", "the number of sides of `die`")
+        return "int"
+
     def f_allies(self, node: n.Call, scope: Scope) -> str:
         """`allies(p)`: p and the partners on p's team (just p when nobody has a team)."""
         if self._arity(node, 1):
@@ -438,6 +444,16 @@ class TypeChecker:
                 if t not in ("player", "area", "holder", "any"):
                     self.report(holder.loc, "type",
                                 f"resources are held by players, areas or the pool, not {words(t)}")
+
+    def s_draw(self, s: n.Draw, scope: Scope) -> None:
+        self.expect(s.count, scope, "int", "how many are drawn")
+        for kind in s.kinds:
+            self.check_kind(s.loc, kind, ("resource",), "resource")
+        for holder in (s.source, s.target):
+            t = self.expr(holder, scope)
+            if t not in ("player", "area", "holder", "any"):
+                self.report(holder.loc, "type",
+                            f"resources are held by players, areas or the pool, not {words(t)}")
 
     def _attr_target(self, target: n.Attr, scope: Scope) -> str:
         obj = self.expr(target.obj, scope)

@@ -181,6 +181,33 @@ class StmtCompiler:
                  source=holder_ref(game, st, src, src_type))
         return give
 
+    def s_draw(self, s: n.Draw) -> Run:
+        game, rule, kinds = self.game, s.rule, list(s.kinds)
+        count, source, target = self.expr(s.count), self.expr(s.source), self.expr(s.target)
+        src_type, tgt_type = s.source.type or "holder", s.target.type or "holder"
+
+        def draw(env: Env) -> None:
+            st = env.state
+            src, tgt = source(env), target(env)
+            got: list[str] = []
+            for _ in range(max(0, count(env) or 0)):
+                have = [holding(st, src, src_type, k) for k in kinds]
+                if sum(have) == 0:
+                    break  # the source has run dry: what is left is what comes
+                options = [k for k, h in zip(kinds, have) if h > 0]
+                kind = env.outcome(options, [h for h in have if h > 0],
+                                   f"a draw from {describe_holder(game, st, src, src_type)}")
+                adjust(st, src, src_type, kind, -1)
+                adjust(st, tgt, tgt_type, kind, 1)
+                got.append(kind)
+            if got:
+                said = ", ".join(f"{got.count(k)} {game.title(k, got.count(k) != 1)}"
+                                 for k in kinds if k in got)
+                note(env, "drew", rule, f"{describe_holder(game, st, tgt, tgt_type)} draws "
+                     f"{said} at random from {describe_holder(game, st, src, src_type)}",
+                     drawn=got, to=holder_ref(game, st, tgt, tgt_type))
+        return draw
+
     # -------------------------------------------------------- attributes
 
     def s_set_attr(self, s: n.SetAttr) -> Run:

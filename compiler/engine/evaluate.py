@@ -33,7 +33,8 @@ class RuleError(Exception):
 class Env:
     """What an expression can see: the state, the active player, bound names."""
 
-    __slots__ = ("state", "game", "me", "vars", "log", "events", "action")
+    __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
+                 "sampler")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -44,6 +45,35 @@ class Env:
         self.log: list[Any] = []
         self.events: list[tuple[str, dict[str, Any]]] = []
         self.action: str | None = None
+        self.chance: list[str] = []      # outcomes supplied with the move, not yet used
+        self.drawn: list[str] = []       # outcomes used, in order (they go into the record)
+        self.sampler: Any = None         # a random.Random when the engine may decide chance
+
+    def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
+        """The next chance outcome: the one supplied with the move, else a sampled one.
+
+        Chance is never decided silently: without a supplied outcome or a
+        sampler (random play), the move cannot be carried out, and the ruling
+        says which outcome is missing.
+        """
+        if not choices:
+            raise RuleError(f"{what}: nothing can come of it")
+        if self.chance:
+            got = self.chance.pop(0)
+            if got not in choices:
+                raise ChanceError(f"{what}: `{got}` cannot come up here "
+                                  f"(possible: {', '.join(choices)})")
+        elif self.sampler is not None:
+            got = self.sampler.choices(choices, weights=weights)[0]
+        else:
+            raise ChanceError(f"{what}: say what chance decided after `!` "
+                              f"(one of: {', '.join(choices)})")
+        self.drawn.append(got)
+        return got
+
+
+class ChanceError(Exception):
+    """A move needs a chance outcome it was not given, or was given an impossible one."""
 
 
 def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
@@ -629,6 +659,15 @@ class ExprCompiler:
                          frozenset(halting_f(env)) if halting_f else frozenset())
             return tuple(sorted(found, key=cell_key))
         return reach
+
+    def f_die(self, node: n.Call) -> Fn:
+        sides = self(node.args[0])
+
+        def die(env: Env) -> int:
+            n_sides = sides(env)
+            faces = [str(i) for i in range(1, n_sides + 1)]
+            return int(env.outcome(faces, None, f"a roll of a {n_sides}-sided die"))
+        return die
 
     def f_allies(self, node: n.Call) -> Fn:
         who = self(node.args[0])

@@ -15,7 +15,7 @@ Parsing is strict about meaning and lenient about spacing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import State
@@ -44,6 +44,9 @@ class Move:
 
     action: str
     args: tuple[tuple[str, Any], ...] = ()
+    # What chance decided during the move (die rolls, random draws), in the order
+    # the rules asked for them; written after `!` in notation.
+    chance: tuple[str, ...] = ()
 
     @property
     def values(self) -> dict[str, Any]:
@@ -84,6 +87,10 @@ class Notation:
     # ------------------------------------------------------------ writing
 
     def format(self, st: State, move: Move) -> str:
+        luck = f" ! {' '.join(move.chance)}" if move.chance else ""
+        return self._format(st, move) + luck
+
+    def _format(self, st: State, move: Move) -> str:
         if move.action == "pass":
             return "pass"
         action = self.game.actions[move.action]
@@ -114,7 +121,16 @@ class Notation:
     # ------------------------------------------------------------ reading
 
     def parse(self, st: State, text: str, only: set[str] | None = None) -> Move:
-        """Read a move. `only` limits which actions are tried (e.g. those open now)."""
+        """Read a move. `only` limits which actions are tried (e.g. those open now).
+
+        Chance outcomes, if the move needs any, follow a `!`: `build x ! red 4`.
+        """
+        text, _, luck = text.partition("!")
+        chance = tuple(luck.split())
+        move = self._parse(st, text, only)
+        return replace(move, chance=chance) if chance else move
+
+    def _parse(self, st: State, text: str, only: set[str] | None) -> Move:
         text = " ".join(text.split())
         if text == "pass":
             return Move("pass")

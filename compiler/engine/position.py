@@ -19,7 +19,7 @@ from typing import Any
 from compiler import links
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
-from compiler.engine.evaluate import Env, RuleError
+from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.game import Game
 from compiler.engine.notation import Move, Notation, NotationError
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
@@ -175,12 +175,15 @@ class Position:
             pos = nxt
         return pos
 
-    def play(self, move: str | Move) -> tuple[Position, MoveRuling]:
+    def play(self, move: str | Move, chance: random.Random | None = None
+             ) -> tuple[Position, MoveRuling]:
         """Apply one move and return the new position with its ruling (consequences included).
 
+        `chance`, if given, decides any random outcome the move needs and was
+        not given (random play); the ruling's move text records what came up.
         Raises `IllegalMove` if the move is not legal here.
         """
-        mr, nxt = self._judge(move)
+        mr, nxt = self._judge(move, chance)
         if nxt is None:
             raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict="ILLEGAL", moves=[mr],
                                      before=self.situation()))
@@ -194,7 +197,8 @@ class Position:
         st.gone.clear()
         return Position(self.rules, st), [self._effect(c) for c in env.log]
 
-    def _judge(self, item: str | Move) -> tuple[MoveRuling, Position | None]:
+    def _judge(self, item: str | Move, sampler: random.Random | None = None
+               ) -> tuple[MoveRuling, Position | None]:
         game, st = self.game, self.state
         text = item if isinstance(item, str) else self.notation(item)
         if st.finished:
@@ -210,7 +214,7 @@ class Position:
                 return self._refuse(text, None, [Breach(
                     rule=self.rules.cite(step.rule), code="must-act",
                     message=f"step “{step.title}” requires an action before passing")])
-            return self._perform(text, None, STEP_SOURCE, {})
+            return self._perform(text, None, STEP_SOURCE, {}, move.chance, sampler)
         action = game.actions[move.action]
         offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
         if not offers:
@@ -229,7 +233,7 @@ class Position:
             values.update(fixed)
             found = check(game, st, action, values)
             if not found:
-                return self._perform(text, action, src, values)
+                return self._perform(text, action, src, values, move.chance, sampler)
             if best is None or len(found) < len(best):
                 best = found
         if best is None:
@@ -264,10 +268,13 @@ class Position:
                           breaches=breaches), None
 
     def _perform(self, text: str, action: CompiledAction | None, source: int,
-                 values: dict[str, Any]) -> tuple[MoveRuling, Position | None]:
+                 values: dict[str, Any], chance: tuple[str, ...] = (),
+                 sampler: random.Random | None = None) -> tuple[MoveRuling, Position | None]:
         game = self.game
         st = self.state.clone()
         env = Env(game, st)
+        env.chance = list(chance)
+        env.sampler = sampler
         try:
             if action is None:
                 if st.turn.actor != st.turn.active:
@@ -286,14 +293,24 @@ class Position:
                 drain(env)
                 env.action = None
             advance(env)
+        except ChanceError as e:
+            return self._refuse(text, action, [Breach(
+                rule=self.rules.cite(action.rule if action else None), code="chance",
+                message=str(e))])
         except RuleError as e:
             return self._refuse(text, action, [Breach(
                 rule=self.rules.cite(action.rule if action else None), code="impossible",
                 message=f"the rules cannot carry this out: {e}")])
+        if env.chance:
+            return self._refuse(text, action, [Breach(
+                rule=None, code="chance",
+                message=f"the move was given more chance outcomes than it uses: "
+                        f"{' '.join(env.chance)} left over")])
         st.gone.clear()
         decided = self._decided_by(action, source, values)
-        canonical = self.notation(Move(action.id, tuple(sorted(values.items())))) \
-            if action is not None else "pass"
+        canonical = self.notation(Move(action.id, tuple(sorted(values.items())),
+                                       tuple(env.drawn))) \
+            if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
         return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
                           decided_by=decided, consequences=[self._effect(c) for c in env.log]
                           ), Position(self.rules, st)

@@ -7,6 +7,7 @@ seed, so a seed names a game exactly (and its record replays it without one).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from compiler.engine.position import Position, Rules
 from compiler.engine.records import History
@@ -27,8 +28,11 @@ def random_game(rules: Rules, players: int, seed: int,
             raise RuntimeError(f"no legal move and the game is not over (seed {seed}, turn "
                                f"{pos.state.turn.number})")
         move = rng.choice(moves)
+        nxt, ruling = pos.play(move, chance=rng)
+        if "!" in ruling.move:  # keep what chance decided, so the record replays exactly
+            move = replace(move, chance=tuple(ruling.move.partition("!")[2].split()))
         history.add(pos, move)
-        pos = pos.apply(move)
+        pos = nxt
     else:
         raise RuntimeError(f"the game did not end within {max_decisions} decisions (seed {seed})")
     return pos, history

@@ -24,7 +24,7 @@ class Breach(BaseModel):
 
     rule: RuleCitation | None
     code: Literal["notation", "unavailable", "domain", "requirement", "forbidden", "impossible",
-                  "game-over", "must-act"]
+                  "game-over", "must-act", "chance"]
     message: str
     detail: str | None = None
 

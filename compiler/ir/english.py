@@ -265,6 +265,8 @@ class English:
             if len(args) > 4:
                 said += f" and stopping on entering {self.collection(args[4])}"
             return said
+        if f == "die":
+            return f"a roll of a {self(args[0])}-sided die"
         if f == "allies":
             return f"{self(args[0])} and their partners"
         if f == "captain":
@@ -311,6 +313,11 @@ class English:
         src = f" from {self(s.source)}" if s.source is not None else ""
         return f"{self(s.target)} receive{'s' if self(s.target) != 'you' else ''} " \
                f"{self(s.amount)} {self.v.many(s.resource)}{src}"
+
+    def s_draw(self, s: n.Draw) -> str:
+        kinds = ", ".join(self.v.many(k) for k in s.kinds)
+        return (f"draw {self(s.count)} at random from {self(s.source)} to {self(s.target)}, "
+                f"each one of {kinds} as chance decides")
 
     def s_set_attr(self, s: n.SetAttr) -> str:
         return f"{self(s.target)} becomes {self(s.value)}"

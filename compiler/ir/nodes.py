@@ -225,6 +225,21 @@ class Return(Stmt):
     what: Expr
 
 
+class Draw(Stmt):
+    """Move `count` units, one at a time, each of a kind chance picks among `kinds`.
+
+    Each pick is weighted by how many of that kind the source holds; what came
+    up is an outcome of the move, supplied with it (or sampled in random play)
+    and written in the game record.
+    """
+
+    node: Literal["draw"] = "draw"
+    count: Expr
+    source: Expr
+    target: Expr
+    kinds: list[str]
+
+
 class Give(Stmt):
     """Move up to `amount` of a resource from a holder (default: the pool) to another.
 
@@ -311,13 +326,13 @@ class Discard(Stmt):
 
 Statement = Annotated[
     Union[
-        Place, StackOn, Move, Return, Give, SetAttr, ClearAttr, GrantOne, GrantMany,
+        Place, StackOn, Move, Return, Give, Draw, SetAttr, ClearAttr, GrantOne, GrantMany,
         ForEach, If, Let, Lay, Discard,
     ],
     Field(discriminator="node"),
 ]
 
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
-               IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, SetAttr, ClearAttr,
+               IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
                GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn):
     _model.model_rebuild()

@@ -463,6 +463,10 @@ class ToIR(Transformer):
         return n.Give(amount=c[0], resource=str(c[1]), source=t.get("from"), target=c[-1],
                       loc=self._loc(meta))
 
+    def draw(self, meta: Meta, c: list[Any]) -> n.Draw:
+        return n.Draw(count=c[0], source=c[1], target=c[2], kinds=[str(x) for x in c[3:]],
+                      loc=self._loc(meta))
+
     def from_holder(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("from", c[0])
 

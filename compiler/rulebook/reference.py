@@ -602,6 +602,18 @@ CONSTRUCTS: list[Construct] = [
         ''',
         shows=("give", "from_holder"), ir=("Give",)),
     Construct(
+        name="draw", grammar_rule="draw", group=T, context="action",
+        summary="Draws units at random, one at a time, from a holder to another: each is a "
+                "kind chance picks among those listed, weighted by how many the source holds. "
+                "What came up is part of the move: a judge is told it after `!` "
+                "(`dig ! gold gold`), random play samples it, and the record keeps it. A die "
+                "roll is the expression `die(6)`, likewise an outcome of the move.",
+        example='''
+            draw 2 from pool to me among gold, points
+            give die(6) points to me
+        ''',
+        shows=("draw",), ir=("Draw",)),
+    Construct(
         name="set", grammar_rule="set_attr", group=T, context="action",
         summary="Sets an attribute of an area.",
         example='''
