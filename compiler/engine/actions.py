@@ -232,6 +232,7 @@ def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, A
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
     env = Env(game, st)
+    env.memo = {}  # nothing changes the state while moves are listed or checked
     env.action = action.id
     try:
         for r in action.ready[0]:
@@ -306,6 +307,7 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any]
           ) -> list[Violation]:
     """Every rule the candidate breaks (empty: legal), for adjudication."""
     env = Env(game, st)
+    env.memo = {}  # nothing changes the state while moves are listed or checked
     env.action = action.id
     env.vars = {}
     out: list[Violation] = []

@@ -34,7 +34,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler")
+                 "sampler", "memo")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -48,6 +48,9 @@ class Env:
         self.chance: list[str] = []      # outcomes supplied with the move, not yet used
         self.drawn: list[str] = []       # outcomes used, in order (they go into the record)
         self.sampler: Any = None         # a random.Random when the engine may decide chance
+        # Results of costly pure functions, kept only while nothing can change the
+        # state (listing and checking moves); None while effects run.
+        self.memo: dict[Any, Any] | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -654,10 +657,16 @@ class ExprCompiler:
             # Travel in the `kind` segments the site lies in or touches.
             starts = [s.index for s in info.segments if s.kind == kind and
                       (s.index == own.index or set(s.edges) & set(own.edges))]
-            found = walk(game.lattice, st.board, game.catalogue, cell, starts, kind,
-                         steps_f(env), frozenset(through_f(env)),
-                         frozenset(halting_f(env)) if halting_f else frozenset())
-            return tuple(sorted(found, key=cell_key))
+            args = (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
+                    frozenset(halting_f(env)) if halting_f else frozenset())
+            memo = env.memo
+            if memo is not None and ("reach", args) in memo:
+                return memo[("reach", args)]
+            found = walk(game.lattice, st.board, game.catalogue, *args)
+            result = tuple(sorted(found, key=cell_key))
+            if memo is not None:
+                memo[("reach", args)] = result
+            return result
         return reach
 
     def f_die(self, node: n.Call) -> Fn:
