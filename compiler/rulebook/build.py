@@ -56,6 +56,15 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     by_id = {b.rs.id: b for b in books}
     for book in books:
         book.link_books(by_id)
+
+    def lineage(book: RulesetPages) -> tuple[str, ...]:
+        """The ids from the root ruleset down to this one: a base comes before its variants."""
+        chain = [book.rs.id]
+        while book.base is not None:
+            book = book.base
+            chain.append(book.rs.id)
+        return tuple(reversed(chain))
+    books.sort(key=lineage)
     from compiler.rulebook.reference import reference_page
     pages = [site_index(books), Page("language.md", "The rules language", reference_page())]
     extra: dict[str, str] = {}

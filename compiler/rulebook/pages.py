@@ -646,8 +646,13 @@ def site_index(rulesets: list[RulesetPages]) -> Page:
              ""]
     for p in rulesets:
         rs = p.rs
-        lines += [f"## [{rs.title}: {rs.subtitle or rs.id}]({p.slug}/index.md)", "",
-                  f"{rs.players_min}–{rs.players_max} players · {len(rs.all_rules())} rules · "
+        players = str(rs.players_min) if rs.players_min == rs.players_max \
+            else f"{rs.players_min}–{rs.players_max}"
+        lines += [f"## [{rs.title}: {rs.subtitle or rs.id}]({p.slug}/index.md)", ""]
+        if p.base is not None:
+            lines += [f"A variant of [{p.base.label}]({p.base.slug}/index.md): "
+                      f"[what changes]({p.slug}/changes.md).", ""]
+        lines += [f"{players} players · {len(rs.all_rules())} rules · "
                   f"{len(rs.rulings)} rulings · {len(rs.examples)} verified examples", ""]
     lines += ["## Asking the engine", "",
               "```console",
