@@ -214,3 +214,46 @@ def test_five_players_deal_105_tiles_from_two_copies() -> None:
 def test_a_copy_of_an_unknown_tile_set_is_reported(tmp_path: Path) -> None:
     [msg] = errors(tmp_path, HEADER + 'tiles spare "Spare" copies bsae suffix "_2" { }\n')
     assert "copies unknown tile set `bsae`" in msg and "did you mean `base`" in msg
+
+
+def test_replacing_a_chapter_keeps_its_rules_and_adds_new_ones(tmp_path: Path,
+                                                               deluxe: m.Ruleset) -> None:
+    rs = variant(tmp_path, HEADER + '''
+        replace chapter situations "Unusual moments" {
+            text """Rare things, settled in advance."""
+            rule situations.calm "A quiet turn" {
+                text """Nothing happens; that is allowed."""
+            }
+        }
+    ''')
+    chapter = next(c for c in rs.chapters if c.id == "situations")
+    old = next(c for c in deluxe.chapters if c.id == "situations")
+    assert chapter.title == "Unusual moments"
+    assert [r.id for r in chapter.rules] == [r.id for r in old.rules] + ["situations.calm"]
+    assert {(c.op, c.kind, c.id) for c in rs.changes} == {
+        ("replaced", "chapter", "situations"), ("added", "rule", "situations.calm")}
+
+
+def test_tiles_can_be_replaced_removed_and_added_by_id(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + '''
+        replace tile t02 {
+            face a [space, space, space] { space 0, 1, 2 }
+            face b [nebula, nebula, nebula] { nebula 0, 1, 2 }
+        }
+        remove tile t72
+        add to tiles base {
+            tile t99 { face a [space, space, space] { space 0, 1, 2 } }
+        }
+        remove example tile_set_aside
+    ''')
+    tiles = {t.id: t for t in rs.tiles()}
+    assert "t72" not in tiles and "t99" in tiles and len(tiles) == 72
+    assert tiles["t02"].faces[1].edges == ["nebula", "nebula", "nebula"]
+    game = Rules(rs).game
+    assert ("t99", "a") in game.catalogue.faces
+
+
+def test_remove_every_example_clears_the_inherited_ones(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + "remove every example\n")
+    assert rs.examples == []
+    assert sum(1 for c in rs.changes if c.op == "removed" and c.kind == "example") == 42
