@@ -97,6 +97,8 @@ class Checker:
                 self._unique(sy.steps, d.id, d, "step")
             elif isinstance(d, m.Define):
                 self._unique(sy.defines, d.id, d, "definition")
+            elif isinstance(d, m.Effect):
+                self._unique(sy.effects, d.id, d, "effect")
             elif isinstance(d, m.ScoreDecl):
                 sy.score = d.resource
         for d in self.rs.all_decls():
@@ -154,8 +156,8 @@ class Checker:
         """
         sy = self.sy
         real = self.diagnostics
-        params: dict[str, dict[str, str]] = {d.id: {p: "any" for p in d.params}
-                                             for d in sy.defines.values()}
+        named = [*sy.defines.values(), *sy.effects.values()]
+        params: dict[str, dict[str, str]] = {d.id: {p: "any" for p in d.params} for d in named}
         # Definitions call definitions, so types flow along chains of calls:
         # repeat the silent pass until no parameter type changes.
         for _ in range(8):
@@ -166,12 +168,12 @@ class Checker:
                 sy.define_types[d.id] = self.types.expr(d.expr, params[d.id])
             self._check_all()
             found = {d.id: {p: self._param_type(d, i) for i, p in enumerate(d.params)}
-                     for d in sy.defines.values()}
+                     for d in named}
             if found == params:
                 break
             params = found
         self.diagnostics = real
-        for d in sy.defines.values():
+        for d in named:
             for i, p in enumerate(d.params):
                 seen = {args[i] for args in sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
                 if len(seen) > 1:
@@ -183,7 +185,7 @@ class Checker:
         sy.call_args.clear()
         self._check_all()
 
-    def _param_type(self, d: m.Define, i: int) -> str:
+    def _param_type(self, d: m.Define | m.Effect, i: int) -> str:
         seen = {args[i] for args in self.sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
         return seen.pop() if len(seen) == 1 else "any"
 
@@ -307,6 +309,9 @@ class Checker:
 
     def d_define(self, d: m.Define) -> None:
         pass  # checked first, in check_decls
+
+    def d_effect(self, d: m.Effect) -> None:
+        self.types.stmts(d.body, dict(self.sy.define_params.get(d.id, {})))
 
     def d_look(self, d: m.Look) -> None:
         import re
@@ -458,15 +463,18 @@ class Checker:
         decls = self.rs.all_decls()
         offered: set[str] = set()
         called: set[str] = set()
+        applied: set[str] = set()
         for node in _nodes(decls):
             if isinstance(node, m.StepDecl):
                 offered.update(node.actions, node.also)
             elif isinstance(node, n.GrantOne):
-                offered.add(node.action)
+                offered.update([node.action, *node.alternatives])
             elif isinstance(node, n.GrantMany):
                 offered.update(node.actions)
             elif isinstance(node, n.Call):
                 called.add(node.func)
+            elif isinstance(node, n.Apply):
+                applied.add(node.effect)
         for d in decls:
             if isinstance(d, m.Action) and d.id not in offered:
                 self.report(d.loc, "unreachable", f"action `{d.id}` is never offered",
@@ -474,6 +482,9 @@ class Checker:
                             severity="warning")
             elif isinstance(d, m.Define) and d.id not in called:
                 self.report(d.loc, "unused", f"definition `{d.id}` is never used",
+                            severity="warning")
+            elif isinstance(d, m.Effect) and d.id not in applied:
+                self.report(d.loc, "unused", f"effect `{d.id}` is never applied",
                             severity="warning")
 
     # ------------------------------------------------------------ numbers

@@ -34,7 +34,7 @@ TILE_ATTRS: dict[str, str] = {}
 AREA_KERNEL_ATTRS = {"closed": "bool"}
 
 FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
-             "placeable", "supply", "reach", "allies", "captain", "die")
+             "placeable", "supply", "reach", "allies", "captain", "die", "upto")
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 
@@ -49,6 +49,7 @@ class Symbols:
     actions: dict[str, m.Action] = field(default_factory=dict)
     steps: dict[str, m.StepDecl] = field(default_factory=dict)
     defines: dict[str, m.Define] = field(default_factory=dict)
+    effects: dict[str, m.Effect] = field(default_factory=dict)
     define_types: dict[str, str] = field(default_factory=dict)
     define_params: dict[str, dict[str, str]] = field(default_factory=dict)
     call_args: dict[str, list[list[str]]] = field(default_factory=dict)

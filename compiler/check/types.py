@@ -244,6 +244,11 @@ class TypeChecker:
             return element(self.expect(node.args[0], scope, "set:any", "the argument of `only`"))
         return "any"
 
+    def f_upto(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "int", "the argument of `upto`")
+        return "set:int"
+
     def f_neighbours(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 1):
             self.expect(node.args[0], scope, "tile", "the argument of `neighbours`")
@@ -478,18 +483,32 @@ class TypeChecker:
     def s_grant_one(self, s: n.GrantOne, scope: Scope) -> None:
         if s.to is not None:
             self.expect(s.to, scope, "player", "the player granted the action")
-        action = self.sy.actions.get(s.action)
-        if action is None:
-            self.report(s.loc, "unknown-name", f"unknown action `{s.action}`",
-                        hint=did_you_mean(s.action, self.sy.actions))
-            return
-        params = {p.name for p in action.params}
         for name, value in s.bindings:
-            if name not in params:
-                self.report(value.loc, "unknown-name",
-                            f"action `{s.action}` has no parameter `{name}`",
-                            hint=did_you_mean(name, params))
             self.expr(value, scope)
+        for action_id in (s.action, *s.alternatives):
+            action = self.sy.actions.get(action_id)
+            if action is None:
+                self.report(s.loc, "unknown-name", f"unknown action `{action_id}`",
+                            hint=did_you_mean(action_id, self.sy.actions))
+                continue
+            params = {p.name for p in action.params}
+            for name, value in s.bindings:
+                if name not in params:
+                    self.report(value.loc, "unknown-name",
+                                f"action `{action_id}` has no parameter `{name}`",
+                                hint=did_you_mean(name, params))
+
+    def s_apply(self, s: n.Apply, scope: Scope) -> None:
+        d = self.sy.effects.get(s.effect)
+        types = [self.expr(a, scope) for a in s.args]
+        if d is None:
+            self.report(s.loc, "unknown-name", f"unknown effect `{s.effect}`",
+                        hint=did_you_mean(s.effect, self.sy.effects))
+            return
+        if len(s.args) != len(d.params):
+            self.report(s.loc, "arity",
+                        f"`{s.effect}` takes {len(d.params)} argument(s), {len(s.args)} given")
+        self.sy.call_args.setdefault(s.effect, []).append(types)
 
     def s_grant_many(self, s: n.GrantMany, scope: Scope) -> None:
         self.expect(s.count, scope, "int", "how many actions are granted")

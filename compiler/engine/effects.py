@@ -247,6 +247,7 @@ class StmtCompiler:
 
     def s_grant_one(self, s: n.GrantOne) -> Run:
         game, rule, action = self.game, s.rule, s.action
+        actions = (s.action, *s.alternatives)
         bindings = [(name, self.expr(e), e.type) for name, e in s.bindings]
         to = self.expr(s.to) if s.to is not None else None
         must = s.must
@@ -259,11 +260,12 @@ class StmtCompiler:
                 return
             who = env.me if player is None else player
             st.turn = st.turn.but(grants=st.turn.grants + (
-                Grant((action,), 1, bound, rule, player if player != st.turn.active else None,
+                Grant(actions, 1, bound, rule, player if player != st.turn.active else None,
                       must),))
+            said = " or ".join(game.actions[a].decl.title for a in actions)
             note(env, "granted", rule,
-                 f"{game.seat_name(who)} may now {game.actions[action].decl.title}",
-                 actions=[action], player=game.seat_id(who))
+                 f"{game.seat_name(who)} {'must' if must else 'may'} now {said}",
+                 actions=list(actions), player=game.seat_id(who))
         return grant
 
     def s_grant_many(self, s: n.GrantMany) -> Run:
@@ -282,6 +284,21 @@ class StmtCompiler:
         return grant
 
     # ------------------------------------------------------------- flow
+
+    def s_apply(self, s: n.Apply) -> Run:
+        game, name = self.game, s.effect
+        args = [self.expr(a) for a in s.args]
+
+        def apply(env: Env) -> None:
+            body, params = game.effects[name]
+            values = [a(env) for a in args]
+            saved = env.vars
+            env.vars = dict(zip(params, values))
+            try:
+                body(env)
+            finally:
+                env.vars = saved
+        return apply
 
     def s_for_each(self, s: n.ForEach) -> Run:
         coll, body, var = self.expr(s.collection), self.block(s.body), s.var

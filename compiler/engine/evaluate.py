@@ -678,6 +678,11 @@ class ExprCompiler:
             return int(env.outcome(faces, None, f"a roll of a {n_sides}-sided die"))
         return die
 
+    def f_upto(self, node: n.Call) -> Fn:
+        """The whole numbers from 0 to n: a choice of how many."""
+        top = self(node.args[0])
+        return lambda env: tuple(range(0, max(-1, top(env) or 0) + 1))
+
     def f_allies(self, node: n.Call) -> Fn:
         who = self(node.args[0])
         game = self.game

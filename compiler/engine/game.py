@@ -73,6 +73,11 @@ class Game:
         for d in decls:
             if isinstance(d, m.Define):
                 self.defines[d.id] = (self.expr(d.expr), d.params)
+        # Effects may apply each other, so each body is looked up when applied.
+        self.effects: dict[str, tuple[Any, list[str]]] = {}
+        for d in decls:
+            if isinstance(d, m.Effect):
+                self.effects[d.id] = (self.stmt.block(d.body), d.params)
 
         self.actions = {d.id: compile_action(self, d) for d in decls if isinstance(d, m.Action)}
         self.forbids = [compile_forbid(self, d) for d in decls if isinstance(d, m.Forbid)]

@@ -26,6 +26,7 @@ from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Rul
 from compiler.engine.state import Grant, State
 from compiler.engine.turns import (
     ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, legal, must_act, offered,
+    start_game,
 )
 from compiler.ir.english import English, Vocabulary
 from compiler.ir import model as m
@@ -103,6 +104,7 @@ class Position:
             stacks = [cards[i::count] for i in range(count)]
         st.stacks = [list(reversed(s)) for s in stacks]
         env = Env(game, st)
+        start_game(env)
         enter_step(env)
         advance(env)
         return cls(rules, st)

@@ -174,6 +174,11 @@ def end_turn(env: Env) -> None:
     enter_step(env)
 
 
+def start_game(env: Env) -> None:
+    """Run the rules for the start of the game (before the first turn's first step)."""
+    _moment(env, "start", "game", None)
+
+
 def end_game(env: Env) -> None:
     game = env.game
     note(env, "game-end", game.end_rule, "the game ends")

@@ -19,6 +19,7 @@ class Vocabulary:
     singular: dict[str, str] = field(default_factory=dict)
     plural: dict[str, str] = field(default_factory=dict)
     defines: dict[str, m.Define] = field(default_factory=dict)
+    effects: dict[str, m.Effect] = field(default_factory=dict)
     actions: dict[str, str] = field(default_factory=dict)
     steps: dict[str, str] = field(default_factory=dict)
 
@@ -31,6 +32,8 @@ class Vocabulary:
                 v.plural[d.id] = d.plural or d.title + "s"
             elif isinstance(d, m.Define):
                 v.defines[d.id] = d
+            elif isinstance(d, m.Effect):
+                v.effects[d.id] = d
             elif isinstance(d, m.Action):
                 v.actions[d.id] = d.title
             elif isinstance(d, m.StepDecl):
@@ -265,6 +268,8 @@ class English:
             if len(args) > 4:
                 said += f" and stopping on entering {self.collection(args[4])}"
             return said
+        if f == "upto":
+            return f"a number from 0 to {self(args[0])}"
         if f == "die":
             return f"a roll of a {self(args[0])}-sided die"
         if f == "allies":
@@ -328,7 +333,17 @@ class English:
     def s_grant_one(self, s: n.GrantOne) -> str:
         who = "you" if s.to is None else self(s.to)
         verb = "must now" if s.must else "may also"
-        return f"{who} {verb} {self.v.actions.get(s.action, s.action)}"
+        acts = " or ".join(self.v.actions.get(a, a) for a in (s.action, *s.alternatives))
+        return f"{who} {verb} {acts}"
+
+    def s_apply(self, s: n.Apply) -> str:
+        d = self.v.effects.get(s.effect)
+        if d is not None and d.title:
+            text = d.title
+            for p, a in zip(d.params, s.args):
+                text = text.replace("{" + p + "}", self(a))
+            return text
+        return f"{s.effect.replace('_', ' ')}({', '.join(self(a) for a in s.args)})"
 
     def s_grant_many(self, s: n.GrantMany) -> str:
         acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)

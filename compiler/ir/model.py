@@ -192,6 +192,16 @@ class Define(Decl):
     expr: Expr
 
 
+class Effect(Decl):
+    """A named sequence of statements, run by `apply NAME(args)`."""
+
+    decl: Literal["effect"] = "effect"
+    id: str
+    params: list[str] = []
+    title: str | None = None
+    body: list[Statement]
+
+
 class EndDecl(Decl):
     decl: Literal["end"] = "end"
     cond: Expr
@@ -224,7 +234,7 @@ Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
         ScoreDecl, SupplyTable, TeamsDecl, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
-        Forbid, Trigger, Define, EndDecl, WinnerDecl, Look,
+        Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look,
     ],
     Field(discriminator="decl"),
 ]
@@ -428,6 +438,6 @@ class Ruleset(BaseModel):
         return [t for s in sets for t in s.tiles]
 
 
-for _model in (Rule, Chapter, Action, Trigger, Define, EndDecl, WinnerDecl, Forbid, Choose,
+for _model in (Rule, Chapter, Action, Trigger, Define, Effect, EndDecl, WinnerDecl, Forbid, Choose,
                Require, Tiebreak, Example, Ruleset):
     _model.model_rebuild()

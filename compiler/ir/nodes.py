@@ -274,6 +274,8 @@ class GrantOne(Stmt):
 
     node: Literal["grant_one"] = "grant_one"
     action: str
+    # `grant must a or b`: further actions offered as alternatives in the same choice.
+    alternatives: list[str] = []
     to: Expr | None = None
     must: bool = False  # a choice that cannot be declined
     bindings: list[tuple[str, Expr]] = []
@@ -324,15 +326,23 @@ class Discard(Stmt):
     card: Expr
 
 
+class Apply(Stmt):
+    """Run a named `effect` with these arguments bound to its parameters."""
+
+    node: Literal["apply"] = "apply"
+    effect: str
+    args: list[Expr] = []
+
+
 Statement = Annotated[
     Union[
         Place, StackOn, Move, Return, Give, Draw, SetAttr, ClearAttr, GrantOne, GrantMany,
-        ForEach, If, Let, Lay, Discard,
+        ForEach, If, Let, Lay, Discard, Apply,
     ],
     Field(discriminator="node"),
 ]
 
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
                IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
-               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn):
+               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply):
     _model.model_rebuild()

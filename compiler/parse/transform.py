@@ -335,6 +335,13 @@ class ToIR(Transformer):
         return m.Define(id=str(c[0]), params=params, title=title, expr=c[-1],
                         loc=self._loc(meta))
 
+    def effect(self, meta: Meta, c: list[Any]) -> m.Effect:
+        params = next((x for x in c[1:-1] if isinstance(x, list)), [])
+        title = next((unquote(x) for x in c[1:] if isinstance(x, Token) and x.type == "STRING"),
+                     None)
+        return m.Effect(id=str(c[0]), params=params, title=title, body=c[-1],
+                        loc=self._loc(meta))
+
     def params(self, meta: Meta, c: list[Any]) -> list[str]:
         return [str(x) for x in c]
 
@@ -482,8 +489,9 @@ class ToIR(Transformer):
             c = c[1:]
         to = next((x.value for x in c[1:] if isinstance(x, _Tagged)), None)
         bindings = next((x for x in c[1:] if isinstance(x, list)), [])
-        return n.GrantOne(action=str(c[0]), to=to, bindings=bindings, must=must,
-                          loc=self._loc(meta))
+        names = [str(x) for x in c if isinstance(x, Token) and x.type == "NAME"]
+        return n.GrantOne(action=names[0], alternatives=names[1:], to=to, bindings=bindings,
+                          must=must, loc=self._loc(meta))
 
     def grant_to(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("to", c[0])
@@ -515,6 +523,10 @@ class ToIR(Transformer):
 
     def discard(self, meta: Meta, c: list[Any]) -> n.Discard:
         return n.Discard(card=c[0], loc=self._loc(meta))
+
+    def apply(self, meta: Meta, c: list[Any]) -> n.Apply:
+        return n.Apply(effect=str(c[0]), args=[a for a in c[1:] if a is not None],
+                       loc=self._loc(meta))
 
     # ----------------------------------------------------------- expressions
 

@@ -244,6 +244,10 @@ class Formal:
         name = d.title.replace("{", "").replace("}", "") if d.title else d.id
         return [f"**Definition:** {name}."] + self.formula_lines(self.math.define(d))
 
+    def d_effect(self, d: m.Effect, rule: m.Rule) -> list[str]:
+        name = d.title.replace("{", "*").replace("}", "*") if d.title else d.id
+        return [f"**To {name}:**"] + self.effects(d.body, rule, "- ")
+
     def d_end(self, d: m.EndDecl, rule: m.Rule) -> list[str]:
         return [f"**The game ends** at the end of a turn after which {self.en(d.cond)}."]
 

@@ -33,9 +33,11 @@ TYPES: tuple[str, ...] = ("player", "bool", "int")
 
 #: Every other word the grammar spells out, alphabetically.
 KEYWORDS: tuple[str, ...] = (
-    "action", "actions", "add", "after", "also", "among", "and", "any", "area", "as", "at",
+    "action", "actions", "add", "after", "also", "among", "and", "any", "apply", "area", "as",
+    "at",
     "attribute", "automatic", "by", "chapter", "chapters", "choose", "clear", "closed",
-    "closes", "copies", "crosses", "dealing", "define", "discard", "draw", "each", "edge", "else",
+    "closes", "copies", "crosses", "dealing", "define", "discard", "draw", "each", "edge",
+    "effect", "either", "else",
     "end", "ends", "entering", "enters", "every", "example", "expect", "extends", "face",
     "feature", "fewest", "first", "for", "forbid", "from", "game", "give", "given",
     "grant", "has", "hiding", "holds", "if", "illegal", "illustrates", "in", "is", "laid",

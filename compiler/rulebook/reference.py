@@ -634,10 +634,13 @@ CONSTRUCTS: list[Construct] = [
         also=("MUST", "grant_to", "grant_with", "binding"),
         summary="Gives one extra use of an action, with some of its choices already made. "
                 "`to` hands the decision to another player before play goes on; `must` makes "
-                "it compulsory whenever it is possible.",
+                "it compulsory whenever it is possible; `either a or b` offers one choice between "
+                "actions (each must take the bound parameters).",
         example='''
             choose rival from players where it != me
+            choose k from upto(2)
             grant build to rival
+            grant either build or research
             grant must build with site = only(sites in placed where it is lake)
         ''',
         shows=("grant_one", "grant_to", "grant_with", "binding"), ir=("GrantOne",)),
@@ -692,6 +695,20 @@ CONSTRUCTS: list[Construct] = [
             lay card face face at cell rotation rotation
         ''',
         ir=("Lay",)),
+    Construct(
+        name="apply", grammar_rule="apply", group=T, context="rule",
+        summary="Runs a named `effect` with these values for its parameters.",
+        example='''
+            effect tithe(p) "take a tithe from {p}" {
+                give 1 gold from p to pool
+            }
+            at end of turn {
+                for each p in players where it.gold > 3 {
+                    apply tithe(p)
+                }
+            }
+        ''',
+        ir=("Apply", "Effect")),
     Construct(
         name="discard", grammar_rule="discard", group=T, context="action",
         summary="Takes a tile out of the stacks and out of the game.",
@@ -786,6 +803,20 @@ CONSTRUCTS: list[Construct] = [
             forbid pawn q entering s when s is lake and not rich(q.owner)
         ''',
         shows=("define", "params"), ir=("Define",)),
+    Construct(
+        name="effect", grammar_rule="effect", group=G, context="rule",
+        summary="Names a sequence of statements, with parameters, so that rules which end "
+                "the same way from several places (a fight won, or no fight at all) say it "
+                "once; `apply` runs it. The string says how it reads.",
+        example='''
+            effect reward(p, k) "pay {p} {k} gold coins" {
+                give k gold to p
+            }
+            when tile t laid {
+                apply reward(me, 1)
+            }
+        ''',
+        ir=("Effect",)),
     Construct(
         name="game ends", grammar_rule="end_decl", group=G, context="rule",
         summary="The condition, checked after every turn, that ends the game.",
