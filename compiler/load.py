@@ -98,7 +98,10 @@ def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...]
         raise CompileError(diagnostics)
     header = next((i for i in items if isinstance(i, m.Ruleset)), None)
     if header is None or header.extends is None:
-        return assemble(items, [_display(f) for f in files], sources)
+        rs, diagnostics = assemble(items, [_display(f) for f in files], sources)
+        if header is not None and header.tiles_from is not None:
+            _borrow_tiles(rs, header, sources, chain)
+        return rs, diagnostics
     if header.extends in chain or header.extends == header.id:
         cycle = " → ".join((*chain, header.id, header.extends))
         raise CompileError([sources.diagnostic(header.loc, "structure",
@@ -115,6 +118,30 @@ def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...]
     rs, more = apply_variant(base, header, items, sources)
     rs.files = rs.files + [_display(f) for f in files]
     return rs, diagnostics + more
+
+
+def _borrow_tiles(rs: m.Ruleset, header: m.Ruleset, sources: SourceMap,
+                  chain: tuple[str, ...]) -> None:
+    """Copy the tile sets of `tiles from OTHER` into `rs`; a set of its own wins.
+
+    A game of its own may play with another game's tiles without being a
+    variant of it: only the tile sets come across, nothing else.
+    """
+    other = header.tiles_from or ""
+    if other in chain or other == header.id:
+        cycle = " → ".join((*chain, header.id, other))
+        raise CompileError([sources.diagnostic(header.loc, "structure",
+                                               f"rulesets borrow tiles in a circle: {cycle}")])
+    try:
+        other_dir = resolve_ruleset_path(other)
+    except CompileError as e:
+        raise CompileError([sources.diagnostic(header.loc, "unknown-name",
+                                               f"`{header.id}` borrows tiles from unknown "
+                                               f"ruleset `{other}`",
+                                               hint=e.diagnostics[0].hint)]) from None
+    lender, _ = assemble_files(sorted(other_dir.glob("*.rules")), sources, (*chain, header.id))
+    own = {t.id for t in rs.tilesets}
+    rs.tilesets = [t for t in lender.tilesets if t.id not in own] + rs.tilesets
 
 
 def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic]]:

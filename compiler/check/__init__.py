@@ -99,10 +99,34 @@ class Checker:
                 self._unique(sy.defines, d.id, d, "definition")
             elif isinstance(d, m.Effect):
                 self._unique(sy.effects, d.id, d, "effect")
+            elif isinstance(d, m.FamilyDecl):
+                self._unique(kinds, d.id, d, "kind")
+                sy.kinds.setdefault(d.id, ("family", d))
+                sy.families.setdefault(d.id, d)
+            elif isinstance(d, m.PlayerAttribute):
+                a = d.attribute
+                self._unique(sy.player_attrs, a.name, a, "player attribute")
             elif isinstance(d, m.ScoreDecl):
                 sy.score = d.resource
+        member_of: dict[str, str] = {}
+        for fam in sy.families.values():
+            for r in fam.members:
+                if sy.category(r) != "resource":
+                    self.report(fam.loc, "unknown-name", f"family `{fam.id}` names unknown "
+                                f"resource `{r}`", hint=did_you_mean(r, sy.of("resource")))
+                elif r in member_of:
+                    self.report(fam.loc, "duplicate", f"resource `{r}` is already in family "
+                                f"`{member_of[r]}`")
+                member_of.setdefault(r, fam.id)
+        for a in sy.player_attrs.values():
+            if sy.category(a.name) == "resource" or a.name in sy.families:
+                self.report(a.loc, "duplicate", f"player attribute `{a.name}` has the name of a "
+                            f"resource, which players hold too")
         for d in self.rs.all_decls():
             if isinstance(d, m.AreaKind):
+                # A family stands for all its members: the area holds each.
+                d.holds = [r for h in d.holds
+                           for r in (sy.families[h].members if h in sy.families else [h])]
                 for a in d.attributes:
                     prior = sy.area_attrs.get(a.name)
                     if prior is not None and prior.type != a.type:

@@ -34,7 +34,8 @@ TILE_ATTRS: dict[str, str] = {}
 AREA_KERNEL_ATTRS = {"closed": "bool"}
 
 FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
-             "placeable", "supply", "reach", "allies", "captain", "die", "upto")
+             "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds", "held",
+             "clockwise", "first")
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 
@@ -50,6 +51,8 @@ class Symbols:
     steps: dict[str, m.StepDecl] = field(default_factory=dict)
     defines: dict[str, m.Define] = field(default_factory=dict)
     effects: dict[str, m.Effect] = field(default_factory=dict)
+    families: dict[str, m.FamilyDecl] = field(default_factory=dict)
+    player_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)
     define_types: dict[str, str] = field(default_factory=dict)
     define_params: dict[str, dict[str, str]] = field(default_factory=dict)
     call_args: dict[str, list[list[str]]] = field(default_factory=dict)

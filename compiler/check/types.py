@@ -133,6 +133,11 @@ class TypeChecker:
             node.ref = "builtin"
             return BUILTIN_VALUES[node.id]
         cat = self.sy.category(node.id)
+        if cat == "family":
+            self.report(node.loc, "type",
+                        f"`{node.id}` is a family of resources: read the total as "
+                        f"`HOLDER.{node.id}`, or choose one of `kinds({node.id})`")
+            return "any"
         if cat is not None:
             if cat == "resource":
                 self.report(node.loc, "type",
@@ -164,8 +169,13 @@ class TypeChecker:
             table = dict(AREA_KERNEL_ATTRS)
             table.update({a.name: a.type for a in self.sy.area_attrs.values()})
             table.update({r: "int" for r in self.sy.area_holds})
+            table.update({f: "int" for f, d in self.sy.families.items()
+                          if any(r in self.sy.area_holds for r in d.members)})
         elif obj in ("player", "holder"):
             table = {r: "int" for r in self.sy.of("resource")}
+            table.update({f: "int" for f in self.sy.families})
+            if obj == "player":
+                table.update({a.name: a.type for a in self.sy.player_attrs.values()})
         elif obj == "any":
             return "any"
         if name in table:
@@ -242,6 +252,36 @@ class TypeChecker:
     def f_only(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 1):
             return element(self.expect(node.args[0], scope, "set:any", "the argument of `only`"))
+        return "any"
+
+    def f_kinds(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            arg = node.args[0]
+            if not (isinstance(arg, n.Name) and arg.id in self.sy.families):
+                self.report(arg.loc, "type", "`kinds` takes the name of a resource family",
+                            hint=did_you_mean(getattr(arg, "id", ""), self.sy.families))
+            else:
+                arg.type = "family"
+        return "set:kind"
+
+    def f_held(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 2):
+            t = self.expr(node.args[0], scope)
+            if t not in ("player", "area", "holder", "any"):
+                self.report(node.args[0].loc, "type",
+                            f"resources are held by players, areas or the pool, not {words(t)}")
+            self.expect(node.args[1], scope, "kind", "the kind whose amount is read")
+        return "int"
+
+    def f_clockwise(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 2):
+            self.expect(node.args[0], scope, "player", "where the round starts")
+            self.expect(node.args[1], scope, "set:player", "the players put in turn order")
+        return "set:player"
+
+    def f_first(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            return element(self.expect(node.args[0], scope, "set:any", "the argument of `first`"))
         return "any"
 
     def f_upto(self, node: n.Call, scope: Scope) -> str:
@@ -373,6 +413,9 @@ class TypeChecker:
 
     def e_is_kind(self, node: n.IsKind, scope: Scope) -> str:
         t = self.expr(node.value, scope)
+        if t == "kind":
+            self.check_kind(node.loc, node.kind, ("resource",), "resource")
+            return "bool"
         allowed = {"piece": ("piece",), "site": ("area", "feature"), "area": ("area",)}.get(
             t, ("piece", "area", "feature"))
         if t not in ("piece", "site", "area", "any"):
@@ -442,7 +485,13 @@ class TypeChecker:
 
     def s_give(self, s: n.Give, scope: Scope) -> None:
         self.expect(s.amount, scope, "int", "the amount given")
-        self.check_kind(s.loc, s.resource, ("resource",), "resource")
+        if scope.get(s.resource) == "kind":
+            s.kind_var = True
+        elif s.resource in self.sy.families:
+            self.report(s.loc, "type", f"`{s.resource}` is a family: give one of its kinds, "
+                        f"e.g. a value chosen from `kinds({s.resource})`")
+        else:
+            self.check_kind(s.loc, s.resource, ("resource",), "resource")
         for holder in (s.source, s.target):
             if holder is not None:
                 t = self.expr(holder, scope)
@@ -452,6 +501,9 @@ class TypeChecker:
 
     def s_draw(self, s: n.Draw, scope: Scope) -> None:
         self.expect(s.count, scope, "int", "how many are drawn")
+        # A family among the kinds stands for all its members, in declared order.
+        s.kinds = [r for k in s.kinds
+                   for r in (self.sy.families[k].members if k in self.sy.families else [k])]
         for kind in s.kinds:
             self.check_kind(s.loc, kind, ("resource",), "resource")
         for holder in (s.source, s.target):
@@ -462,8 +514,18 @@ class TypeChecker:
 
     def _attr_target(self, target: n.Attr, scope: Scope) -> str:
         obj = self.expr(target.obj, scope)
+        if obj == "player":
+            pdecl = self.sy.player_attrs.get(target.name)
+            if pdecl is None:
+                self.report(target.loc, "unknown-name", f"unknown player attribute "
+                            f"`{target.name}`", hint=did_you_mean(target.name,
+                                                                 self.sy.player_attrs))
+                return "any"
+            target.type = pdecl.type
+            return pdecl.type
         if obj not in ("area", "any"):
-            self.report(target.loc, "type", f"only areas have attributes to set, not {words(obj)}")
+            self.report(target.loc, "type",
+                        f"only areas and players have attributes to set, not {words(obj)}")
             return "any"
         decl = self.sy.area_attrs.get(target.name)
         if decl is None:

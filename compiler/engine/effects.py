@@ -147,11 +147,12 @@ class StmtCompiler:
     # --------------------------------------------------------- resources
 
     def s_give(self, s: n.Give) -> Run:
-        game, rule, res = self.game, s.rule, s.resource
+        game, rule = self.game, s.rule
         amount = self.expr(s.amount)
         source = self.expr(s.source) if s.source is not None else None
         target = self.expr(s.target)
-        limited = game.resources[res].limit is not None
+        # `give 1 c …` with `c` a chosen kind: which resource is known only when it runs.
+        which = self.expr(n.Name(id=s.resource, ref="var")) if s.kind_var else None
         src_type = s.source.type if s.source is not None else "holder"
         tgt_type = s.target.type
 
@@ -160,6 +161,8 @@ class StmtCompiler:
             want = amount(env)
             if want is None or want <= 0:
                 return
+            res = which(env) if which is not None else s.resource
+            limited = game.resources[res].limit is not None
             src = source(env) if source is not None else POOL
             tgt = target(env)
             bank = src == POOL and not limited
@@ -214,6 +217,18 @@ class StmtCompiler:
         game, rule, name = self.game, s.rule, s.target.name
         obj, value = self.expr(s.target.obj), self.expr(s.value)
         vtype = s.value.type
+        if s.target.obj.type == "player":
+            def set_player(env: Env) -> None:
+                p = obj(env)
+                if p is None:
+                    return
+                v = value(env)
+                env.state.player_attrs[p] = {**env.state.player_attrs[p], name: v}
+                shown = game.seat_id(v) if vtype == "player" and v is not None else v
+                note(env, "set", rule, f"{game.seat_name(p)} "
+                     f"{game.describe_player_attribute(name, v)}",
+                     player=game.seat_id(p), attribute=name, value=shown)
+            return set_player
 
         def set_attr(env: Env) -> None:
             st = env.state
@@ -231,6 +246,18 @@ class StmtCompiler:
     def s_clear_attr(self, s: n.ClearAttr) -> Run:
         game, rule, name = self.game, s.rule, s.target.name
         obj = self.expr(s.target.obj)
+        if s.target.obj.type == "player":
+            def clear_player(env: Env) -> None:
+                p = obj(env)
+                if p is None or name not in env.state.player_attrs[p]:
+                    return  # nothing to clear: nothing happens, nothing is logged
+                attrs = dict(env.state.player_attrs[p])
+                attrs.pop(name)
+                env.state.player_attrs[p] = attrs
+                note(env, "cleared", rule, f"{game.seat_name(p)} "
+                     f"{game.describe_player_attribute(name, None, cleared=True)}",
+                     player=game.seat_id(p), attribute=name)
+            return clear_player
 
         def clear(env: Env) -> None:
             st = env.state

@@ -383,7 +383,10 @@ class ExprCompiler:
         game = self.game
         t = node.value.type
         neg = node.negated
-        if t == "piece":
+        if t == "kind":
+            def test(env: Env) -> bool:
+                return f(env) == kind
+        elif t == "piece":
             def test(env: Env) -> bool:
                 p = f(env)
                 return p is not None and env.state.piece(p).kind == kind
@@ -487,13 +490,16 @@ class ExprCompiler:
         if t == "area":
             if name == "closed":
                 return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
-            if game.category(name) == "resource":
+            if game.category(name) in ("resource", "family"):
+                members = game.families.get(name, (name,))
+
                 def area_amount(env: Env) -> int:
                     a = obj(env)
                     if a is None:
                         return 0
                     st = env.state
-                    return st.area_res.get(st.areas.find(a), {}).get(name, 0)
+                    held = st.area_res.get(st.areas.find(a), {})
+                    return sum(held.get(r, 0) for r in members)
                 return area_amount
 
             def area_attr(env: Env) -> Any:
@@ -507,14 +513,24 @@ class ExprCompiler:
                     return attrs[name]
                 return game.attribute_default(st.areas.kind(root), name)
             return area_attr
+        if t == "player" and name in game.player_attrs:
+            default = game.player_default(name)
+
+            def player_attr(env: Env) -> Any:
+                p = obj(env)
+                if p is None:
+                    return default
+                return env.state.player_attrs[p].get(name, default)
+            return player_attr
         if t in ("player", "holder"):
+            members = game.families.get(name, (name,))
+
             def amount(env: Env) -> int:
                 h = obj(env)
                 if h is None:
                     return 0
-                if h == POOL:
-                    return env.state.pool.get(name, 0)
-                return env.state.player_res[h].get(name, 0)
+                held = env.state.pool if h == POOL else env.state.player_res[h]
+                return sum(held.get(r, 0) for r in members)
             return amount
         raise RuleError(f"cannot read `{name}` of {t}")
 
@@ -677,6 +693,43 @@ class ExprCompiler:
             faces = [str(i) for i in range(1, n_sides + 1)]
             return int(env.outcome(faces, None, f"a roll of a {n_sides}-sided die"))
         return die
+
+    def f_kinds(self, node: n.Call) -> Fn:
+        """The members of a resource family, as values a player may choose."""
+        members = tuple(self.game.families[node.args[0].id])  # type: ignore[attr-defined]
+        return lambda env: members
+
+    def f_held(self, node: n.Call) -> Fn:
+        from compiler.engine.effects import holding
+        holder, kind = self(node.args[0]), self(node.args[1])
+        htype = node.args[0].type
+
+        def held(env: Env) -> int:
+            h, k = holder(env), kind(env)
+            if h is None or k is None:
+                return 0
+            return holding(env.state, h, htype, k)
+        return held
+
+    def f_clockwise(self, node: n.Call) -> Fn:
+        """The players of a collection in turn order, starting from a given player."""
+        start, coll = self(node.args[0]), self(node.args[1])
+
+        def clockwise(env: Env) -> tuple[Any, ...]:
+            n_players = env.state.players
+            first = start(env) or 0
+            chosen = set(coll(env))
+            return tuple(p for p in ((first + i) % n_players for i in range(n_players))
+                         if p in chosen)
+        return clockwise
+
+    def f_first(self, node: n.Call) -> Fn:
+        coll = self(node.args[0])
+
+        def first(env: Env) -> Any:
+            items = coll(env)
+            return items[0] if items else None
+        return first
 
     def f_upto(self, node: n.Call) -> Fn:
         """The whole numbers from 0 to n: a choice of how many."""

@@ -55,6 +55,8 @@ class PlayerState(_Model):
     supply: dict[str, int] | None = Field(
         None, description="Pieces off the board; omitted: the set-up amount minus those on it.")
     resources: dict[str, int] = Field(default_factory=dict, description="Score, markers held...")
+    attributes: dict[str, str | int | bool | None] = Field(
+        default_factory=dict, description="Declared player attributes; players by seat id.")
 
 
 class GrantState(_Model):
@@ -290,6 +292,18 @@ class _Builder:
                     self.bad(f"players[{i}].resources", f"no resource {res!r}")
                     continue
                 st.player_res[i][res] = amount
+            for name, value in pl.attributes.items():
+                decl = g.player_attrs.get(name)
+                if decl is None:
+                    self.bad(f"players[{i}].attributes.{name}", f"no player attribute {name!r}")
+                    continue
+                if decl.type == "player" and value is not None:
+                    value = self.seat(f"players[{i}].attributes.{name}", str(value), st.players)
+                elif decl.type == "bool" and not isinstance(value, bool):
+                    value = str(value).lower() in ("true", "yes", "1")
+                elif decl.type == "int" and value is not None:
+                    value = int(value)
+                st.player_attrs[i][name] = value
 
     def _areas(self, st: State) -> None:
         g = self.game
@@ -443,8 +457,14 @@ def trigger_index(game: Any, name: str) -> int | None:
 def from_state(rules: Rules, st: State) -> PositionModel:
     g = rules.game
     fmt = g.lattice.format_cell
+    def shown(name: str, v: Any) -> Any:
+        decl = g.player_attrs.get(name)
+        return g.seat_id(v) if decl is not None and decl.type == "player" and v is not None else v
+
     players = [PlayerState(seat=g.seat_id(i), supply=dict(st.supply[i]),
-                           resources={k: v for k, v in st.player_res[i].items()})
+                           resources={k: v for k, v in st.player_res[i].items()},
+                           attributes={k: shown(k, v) for k, v in st.player_attrs[i].items()
+                                       if v is not None and v != g.player_default(k)})
                for i in range(st.players)]
     tiles = [TileAt(at=fmt(c), tile=card, face=face, rotation=rot)
              for c, (card, face, rot) in sorted(st.board.items(), key=lambda kv: (kv[0][1], kv[0][0]))]

@@ -54,6 +54,12 @@ class Game:
         self.area_order = {a.id: i for i, a in enumerate(self.area_kinds)}
         self.piece_kinds = [d for d in decls if isinstance(d, m.PieceKind)]
         self.resources = {d.id: d for d in decls if isinstance(d, m.ResourceKind)}
+        self.families = {d.id: d.members for d in decls if isinstance(d, m.FamilyDecl)}
+        for d in decls:
+            if isinstance(d, m.FamilyDecl):
+                self.kinds[d.id] = ("family", d)
+        self.player_attrs = {d.attribute.name: d.attribute for d in decls
+                             if isinstance(d, m.PlayerAttribute)}
         self.score = next((d.resource for d in decls if isinstance(d, m.ScoreDecl)), "points")
         self.supply_table = next((d for d in decls if isinstance(d, m.SupplyTable)), None)
         self.stacks_decl = next((d for d in decls if isinstance(d, m.StacksDecl)), None)
@@ -117,6 +123,22 @@ class Game:
             if a.name == name:
                 return {"player": None, "bool": False, "int": 0}[a.type]
         return None
+
+    def player_default(self, name: str) -> Any:
+        a = self.player_attrs.get(name)
+        return None if a is None else {"player": None, "bool": False, "int": 0}[a.type]
+
+    def describe_player_attribute(self, name: str, value: Any, *, cleared: bool = False) -> str:
+        """"has a battle bonus of 3", "no longer has …": how a player's change reads."""
+        decl = self.player_attrs.get(name)
+        shown = self.seat_name(value) if decl and decl.type == "player" and value is not None \
+            else value
+        if decl is None or decl.phrase is None:
+            return f"no longer has a {name}" if cleared else f"has {name} {shown}"
+        text = decl.phrase.replace("{value}", str(shown))
+        if cleared or (decl.type == "bool" and not value):
+            return f"no longer: {text}"
+        return text
 
     def attribute(self, area_kind: str, name: str) -> m.AttributeDecl | None:
         decl = self.kinds[area_kind][1]

@@ -30,7 +30,7 @@ SITE = rf"{CELL}:{NAME}"
 PIECE = rf"[A-Za-z_][A-Za-z0-9_]*@{SITE}"
 PATTERNS = {
     "card": NAME, "face": NAME, "cell": CELL, "tile": CELL, "int": r"-?\d+", "site": SITE,
-    "piece": PIECE, "area": SITE, "player": r"[A-Za-z0-9_'\-]+", "str": r"\S+",
+    "piece": PIECE, "area": SITE, "player": r"[A-Za-z0-9_'\-]+", "kind": NAME, "str": r"\S+",
 }
 
 
@@ -65,6 +65,11 @@ def template(action: CompiledAction) -> str:
 class Notation:
     def __init__(self, game: Game) -> None:
         self.game = game
+        # A chosen kind is written by its name; only declared resources can be one,
+        # so `buy token` is not read as buying a kind called "token".
+        names = sorted(game.resources, key=len, reverse=True)
+        self.patterns = {**PATTERNS, "kind": "(?:" + "|".join(map(re.escape, names)) + ")"
+                         if names else NAME}
         self.regexes: dict[str, re.Pattern[str]] = {}
         for a in game.actions.values():
             self.regexes[a.id] = self._regex(a)
@@ -76,7 +81,7 @@ class Notation:
             m = re.fullmatch(r"\{(\w+)\}", part)
             if m:
                 t = types.get(m.group(1), "str")
-                pat = PATTERNS.get(t[4:] if t.startswith("set:") else t, r"\S+")
+                pat = self.patterns.get(t[4:] if t.startswith("set:") else t, r"\S+")
                 if t.startswith("set:"):
                     pat = rf"{pat}(?:\s+{pat})*"
                 out.append(f"(?P<{m.group(1)}>{pat})")

@@ -75,6 +75,9 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
             site, name, value = a
             areas.setdefault(str(site), AreaState(at=str(site))).attributes[str(name)] = \
                 _value(value)
+        elif f.fact == "player":
+            seat, name, value = str(a[0]), str(a[1]), a[2]
+            players.setdefault(seat, PlayerState(seat=seat)).attributes[name] = _value(value)
         elif f.fact == "supply":
             seat, kind, count = str(a[0]), str(a[1]), int(a[2])  # type: ignore[arg-type]
             p = players.setdefault(seat, PlayerState(seat=seat))
@@ -199,6 +202,20 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
         if str(shown).lower() != str(want).lower():
             return f"expected {name} of the area at {site} to be {want}, but it is {shown}"
         return None
+    if f.fact == "player":
+        seat, name, value = str(a[0]), str(a[1]), a[2]
+        i = g.seat_index(seat, after.state.players)
+        if i is None:
+            return f"there is no player {seat}"
+        if name not in g.player_attrs:
+            return f"players have no attribute {name}"
+        actual = after.state.player_attrs[i].get(name, g.player_default(name))
+        if g.player_attrs[name].type == "player" and actual is not None:
+            actual = g.seat_id(actual)
+        want = _value(value)
+        if str(actual).lower() != str(want).lower():
+            return f"expected {name} of {seat} to be {want}, but it is {actual}"
+        return None
     if f.fact in ("closed", "open"):
         root = _area(after, str(a[0]))
         if root is None:
@@ -231,14 +248,22 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
 
 
 def _amount(pos: Position, res: str, holder: str) -> int | None:
+    """What `holder` holds of `res`; a family name reads the total of its members."""
     st, g = pos.state, pos.game
+    members = g.families.get(res, (res,))
     if holder == "pool":
-        return st.pool.get(res, 0)
-    if ":" in holder:
+        held = st.pool
+    elif ":" in holder:
         root = _area(pos, holder)
-        return None if root is None else st.area_res.get(root, {}).get(res, 0)
-    i = g.seat_index(holder, st.players)
-    return None if i is None else st.player_res[i].get(res, 0)
+        if root is None:
+            return None
+        held = st.area_res.get(root, {})
+    else:
+        i = g.seat_index(holder, st.players)
+        if i is None:
+            return None
+        held = st.player_res[i]
+    return sum(held.get(r, 0) for r in members)
 
 
 def _area(pos: Position, site_text: str) -> Any:

@@ -77,7 +77,7 @@ POOL = ("pool",)
 
 class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
-                 "player_res", "pool", "area_res", "area_attrs", "stacks", "unknown",
+                 "player_res", "player_attrs", "pool", "area_res", "area_attrs", "stacks", "unknown",
                  "discarded", "turn", "next_id", "finished", "winners", "gone",
                  "_shared_geometry")
 
@@ -90,6 +90,7 @@ class State:
         self.stacks_at: dict[Site, tuple[int, ...]] = {}
         self.supply: list[dict[str, int]] = [{} for _ in range(players)]
         self.player_res: list[dict[str, int]] = [{} for _ in range(players)]
+        self.player_attrs: list[dict[str, Any]] = [{} for _ in range(players)]
         self.pool: dict[str, int] = {}
         self.area_res: dict[Node, dict[str, int]] = {}
         self.area_attrs: dict[Node, dict[str, Any]] = {}
@@ -115,6 +116,7 @@ class State:
         s.stacks_at = dict(self.stacks_at)
         s.supply = [dict(d) for d in self.supply]
         s.player_res = [dict(d) for d in self.player_res]
+        s.player_attrs = [dict(d) for d in self.player_attrs]
         s.pool = dict(self.pool)
         s.area_res = dict(self.area_res)
         s.area_attrs = dict(self.area_attrs)

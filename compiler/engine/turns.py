@@ -163,6 +163,10 @@ def end_turn(env: Env) -> None:
         for root, attrs in list(st.area_attrs.items()):
             if resets & attrs.keys():
                 st.area_attrs[root] = {k: v for k, v in attrs.items() if k not in resets}
+    player_resets = {a.name for a in game.player_attrs.values() if a.reset_each_turn}
+    if player_resets:
+        st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
+                           for d in st.player_attrs]
     if game.end_cond is not None and game.end_cond(env):
         end_game(env)
         return
@@ -175,8 +179,9 @@ def end_turn(env: Env) -> None:
 
 
 def start_game(env: Env) -> None:
-    """Run the rules for the start of the game (before the first turn's first step)."""
+    """Run the rules for the start of the game, then those for the start of the first turn."""
     _moment(env, "start", "game", None)
+    _moment(env, "start", "turn", None)
 
 
 def end_game(env: Env) -> None:

@@ -27,7 +27,8 @@ class Vocabulary:
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
         v = cls()
         for d in ruleset.all_decls():
-            if isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind)):
+            if isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind,
+                              m.FamilyDecl)):
                 v.singular[d.id] = d.title
                 v.plural[d.id] = d.plural or d.title + "s"
             elif isinstance(d, m.Define):
@@ -268,6 +269,14 @@ class English:
             if len(args) > 4:
                 said += f" and stopping on entering {self.collection(args[4])}"
             return said
+        if f == "kinds":
+            return f"the kinds of {self.v.many(args[0].id)}"  # type: ignore[attr-defined]
+        if f == "held":
+            return f"what {self(args[0])} holds of {self(args[1])}"
+        if f == "clockwise":
+            return f"{self.collection(args[1])} in turn order from {self(args[0])}"
+        if f == "first":
+            return f"the first of {self.collection(args[0])}"
         if f == "upto":
             return f"a number from 0 to {self(args[0])}"
         if f == "die":

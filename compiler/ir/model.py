@@ -82,6 +82,23 @@ class ResourceKind(Decl):
     limit: int | None = None  # None: unlimited
 
 
+class FamilyDecl(Decl):
+    """Resources that are kinds of one thing: the name reads their total."""
+
+    decl: Literal["family"] = "family"
+    id: str
+    title: str
+    plural: str | None = None
+    members: list[str]
+
+
+class PlayerAttribute(Decl):
+    """Something every player has (a flag, a count, a player), changed by rules."""
+
+    decl: Literal["player_attribute"] = "player_attribute"
+    attribute: AttributeDecl
+
+
 class ScoreDecl(Decl):
     decl: Literal["score"] = "score"
     resource: str
@@ -233,7 +250,7 @@ class Look(Decl):
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
-        ScoreDecl, SupplyTable, TeamsDecl, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
+        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look,
     ],
     Field(discriminator="decl"),
@@ -317,7 +334,7 @@ class PositionFact(Node):
     """One line of a `given` block or an expectation: what a table shows."""
 
     fact: Literal[
-        "players", "turn", "tile", "piece", "amount", "area", "supply", "stacks",
+        "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
     ]
     args: list[str | int | None | list[str | None]] = []
@@ -382,6 +399,7 @@ class Ruleset(BaseModel):
     version: str = "1"
     source: str = ""
     extends: str | None = None
+    tiles_from: str | None = None  # a ruleset whose tile sets this one borrows
     header: list[str] = []        # the header fields this ruleset wrote itself
     changes: list[Change] = []    # for a variant: what it changed in its base
     players_min: int = 2

@@ -252,6 +252,8 @@ class Give(Stmt):
     resource: str
     source: Expr | None = None
     target: Expr
+    # Set by the checker when `resource` names a bound kind value (`give 1 c …`).
+    kind_var: bool = False
 
 
 class SetAttr(Stmt):

@@ -67,9 +67,10 @@ class ToIR(Transformer):
         return m.Ruleset(
             id=str(c[0]), title=t.get("title", ""), subtitle=t.get("subtitle", ""),
             version=t.get("version", "1"), source=t.get("source", ""),
-            extends=t.get("extends"), players_min=lo, players_max=hi,
+            extends=t.get("extends"), tiles_from=t.get("tiles_from"),
+            players_min=lo, players_max=hi,
             seats=t.get("seats", []), contents=t.get("contents", []), loc=self._loc(meta),
-            header=sorted(k for k in t if k != "extends"),
+            header=sorted(k for k in t if k not in ("extends", "tiles_from")),
         )
 
     # ------------------------------------------------------------- variants
@@ -100,6 +101,9 @@ class ToIR(Transformer):
 
     def extends(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("extends", str(c[0]))
+
+    def tiles_from(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("tiles_from", str(c[0]))
 
     def title(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("title", unquote(c[0]))
@@ -240,6 +244,15 @@ class ToIR(Transformer):
         t = _tags(c[2:])
         return m.ResourceKind(id=str(c[0]), title=unquote(c[1]), plural=t.get("plural"),
                               limit=t.get("limit"), loc=self._loc(meta))
+
+    def family_decl(self, meta: Meta, c: list[Any]) -> m.FamilyDecl:
+        t = _tags(c[2:])
+        members = [str(x) for x in c[2:] if isinstance(x, Token) and x.type == "NAME"]
+        return m.FamilyDecl(id=str(c[0]), title=unquote(c[1]), plural=t.get("plural"),
+                            members=members, loc=self._loc(meta))
+
+    def player_attr_decl(self, meta: Meta, c: list[Any]) -> m.PlayerAttribute:
+        return m.PlayerAttribute(attribute=self.attribute(meta, c), loc=self._loc(meta))
 
     def limited(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("limit", int(c[0]))
@@ -699,6 +712,9 @@ class ToIR(Transformer):
     def pos_area(self, meta: Meta, c: list[Any]) -> m.PositionFact:
         return self._fact(meta, "area", [c[0], str(c[1]), c[2]])
 
+    def pos_player(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._fact(meta, "player", [str(c[0]), str(c[1]), c[2]])
+
     def pos_supply(self, meta: Meta, c: list[Any]) -> m.PositionFact:
         return self._fact(meta, "supply", [str(c[0]), str(c[1]), int(c[2])])
 
@@ -753,6 +769,9 @@ class ToIR(Transformer):
 
     def expect_area(self, meta: Meta, c: list[Any]) -> m.PositionFact:
         return self._fact(meta, "area", [c[0], str(c[1]), c[2]])
+
+    def expect_player(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._fact(meta, "player", [str(c[0]), str(c[1]), c[2]])
 
     def expect_closed(self, meta: Meta, c: list[Any]) -> m.PositionFact:
         return self._fact(meta, "closed", [c[0]])

@@ -39,7 +39,7 @@ KEYWORDS: tuple[str, ...] = (
     "closes", "copies", "crosses", "dealing", "define", "discard", "draw", "each", "edge",
     "effect", "either", "else",
     "end", "ends", "entering", "enters", "every", "example", "expect", "extends", "face",
-    "feature", "fewest", "first", "for", "forbid", "from", "game", "give", "given",
+    "family", "feature", "fewest", "first", "for", "forbid", "from", "game", "give", "given",
     "grant", "has", "hiding", "holds", "if", "illegal", "illustrates", "in", "is", "laid",
     "lattice", "lay", "leaves", "legal", "let", "limit", "look", "match", "may", "most",
     "move", "must", "no", "not", "notation", "of", "on", "one", "open", "or", "per",

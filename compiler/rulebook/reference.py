@@ -315,6 +315,21 @@ CONSTRUCTS: list[Construct] = [
         example=TILESET,
         ir=("TileSet", "TileDef", "Face", "Segment"), replaces=("tileset",)),
     Construct(
+        name="tiles from", grammar_rule="tiles_from", group=S, context="top",
+        summary="A game of its own that plays with another game's tiles borrows its tile "
+                "sets, and nothing else: it is not a variant of it. A tile set of its own with "
+                "the same id wins.",
+        example='''
+            ruleset demo {
+                title "Demo"
+                players 2 to 4
+                seats red "Red", blue "Blue", green "Green", white "White"
+                tiles from trian_deluxe
+                chapters main
+            }
+        ''',
+        shows=("ruleset", "tiles_from"), ir=("Ruleset",), replaces=("header",)),
+    Construct(
         name="tile set copies", grammar_rule="copies", group=S, context="top",
         summary="A second copy of a tile set, as from a second box: the same faces under ids "
                 "with a suffix, without writing the tiles out again.",
@@ -436,6 +451,50 @@ CONSTRUCTS: list[Construct] = [
                 "from the pool and runs out; an unlimited one never does.",
         example=RESOURCES,
         shows=("limited", "unlimited"), ir=("ResourceKind",), replaces=("resources",)),
+    Construct(
+        name="resource family", grammar_rule="family_decl", group=B, context="rule",
+        summary="Resources that are kinds of one thing, like gems of several colours. "
+                "`HOLDER.family` reads their total, `draw … among family` draws any of them, "
+                "an area that `holds` the family holds each, and `kinds(family)` lets a "
+                "player choose one: `give 1 k …` then gives the kind chosen. `held(h, k)` "
+                "reads what a holder has of a chosen kind.",
+        example='''
+            resource ruby "ruby" plural "rubies" limit 5
+            resource jade "jade" plural "jades" limit 5
+            family gem "gem" plural "gems" of ruby, jade
+            at end of turn {
+                for each k in kinds(gem) as g where held(me, g) > 2 {
+                    give 1 k from me to pool
+                }
+                if me.gem > 4 {
+                    give 1 points to me
+                }
+            }
+        ''',
+        ir=("FamilyDecl",)),
+    Construct(
+        name="player attribute", grammar_rule="player_attr_decl", group=B, context="rule",
+        summary="Something every player has, as areas have attributes: a flag, a count or a "
+                "player, read as `p.name` and changed with `set` and `clear`; `reset each "
+                "turn` clears it when a turn ends. The string says how a change reads.",
+        example='''
+            player attribute luck: int "has {value} luck"
+            player attribute lucky_now: bool "is lucky this turn" reset each turn
+            at start of turn {
+                set me.luck to me.luck + 1
+                if me.luck > 2 {
+                    set me.lucky_now to true
+                    clear me.luck
+                }
+            }
+            at end of turn {
+                let next = first(clockwise(me, players where it.luck > 0))
+                if next is not none {
+                    give 1 points to next
+                }
+            }
+        ''',
+        ir=("PlayerAttribute", "AttributeDecl")),
     Construct(
         name="score", grammar_rule="score_decl", group=B, context="rule",
         summary="Names the resource that is the score. Every ruleset says it once.",
@@ -1039,6 +1098,30 @@ CONSTRUCTS: list[Construct] = [
         ''',
         shows=("end_game", "expect_winner", "expect_area", "none_value", "false_value"),
         ir=("Example", "PositionFact")),
+    Construct(
+        name="player attributes in positions", grammar_rule="pos_player", group=E,
+        context="top",
+        summary="`player SEAT NAME VALUE` sets a player attribute in a position; `expect "
+                "player SEAT NAME VALUE` checks one after the moves.",
+        example='''
+            player attribute luck: int "has {value} luck"
+            at end of turn {
+                set me.luck to me.luck + 1
+            }
+            example lucky "Luck grows" {
+                illustrates main.board
+                given {
+                    players red, blue
+                    turn 3 red step act placed 0,0
+                    tile t1 a at 0,0 rotation 0
+                    player red luck 2
+                    stacks [t2], []
+                }
+                play "research"
+                expect player red luck 3
+            }
+        ''',
+        shows=("pos_player", "expect_player"), ir=("PlayerAttribute", "PositionFact")),
     Construct(
         name="ruling", grammar_rule="ruling", group=E, context="top",
         also=("_ruling_item", "question", "reason", "settles"),
