@@ -197,7 +197,7 @@ def write_record(history: History, final: Position | None = None) -> str:
     moves = history.moves
     for i, (turn, pos, move) in enumerate(moves):
         text = pos.notation(move)
-        if move.action == "pass":
+        if move.action == "pass" and not move.chance:  # a pass chance spoke in is written
             nxt = moves[i + 1] if i + 1 < len(moves) else None
             if nxt is None or nxt[0] != turn:
                 continue  # the end of a turn passes by itself
