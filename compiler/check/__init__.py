@@ -26,7 +26,7 @@ class Checker:
         self.rs = ruleset
         self.src = sources
         self.diagnostics: list[Diagnostic] = []
-        self.sy = Symbols()
+        self.sy = Symbols(seats=list(ruleset.seats))
         self.types = TypeChecker(self.sy, self.report)
 
     def report(self, loc: n.Loc | None, code: str, message: str, *, hint: str | None = None,

@@ -52,6 +52,7 @@ class Symbols:
     defines: dict[str, m.Define] = field(default_factory=dict)
     effects: dict[str, m.Effect] = field(default_factory=dict)
     families: dict[str, m.FamilyDecl] = field(default_factory=dict)
+    seats: list[m.Seat] = field(default_factory=list)
     player_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)
     define_types: dict[str, str] = field(default_factory=dict)
     define_params: dict[str, dict[str, str]] = field(default_factory=dict)

@@ -416,6 +416,12 @@ class TypeChecker:
         if t == "kind":
             self.check_kind(node.loc, node.kind, ("resource",), "resource")
             return "bool"
+        if t == "player":  # `p is red`: which seat a player sits in
+            seats = [s.id for s in self.sy.seats]
+            if node.kind not in seats:
+                self.report(node.loc, "unknown-name", f"unknown seat `{node.kind}`",
+                            hint=did_you_mean(node.kind, seats))
+            return "bool"
         allowed = {"piece": ("piece",), "site": ("area", "feature"), "area": ("area",)}.get(
             t, ("piece", "area", "feature"))
         if t not in ("piece", "site", "area", "any"):

@@ -386,6 +386,10 @@ class ExprCompiler:
         if t == "kind":
             def test(env: Env) -> bool:
                 return f(env) == kind
+        elif t == "player":
+            def test(env: Env) -> bool:
+                p = f(env)
+                return p is not None and game.seat_id(p) == kind
         elif t == "piece":
             def test(env: Env) -> bool:
                 p = f(env)
