@@ -70,3 +70,32 @@ def test_a_random_game_ends_with_everything_accounted_for(rules: Rules, seed: in
     again = replay(rules, parse_record(write_record(history, pos)))
     assert again.scores() == pos.scores()
     assert again.state.board == pos.state.board
+
+
+def test_a_table_may_seat_any_races_and_its_record_says_which() -> None:
+    rules = Rules(load_ruleset("trian_new_order"))
+    pos = rules.start(2, seed=4, seats=["xemh", "sslyx"])
+    assert list(pos.scores()) == ["xemh", "sslyx"]
+    history = History(pos, ["xemh", "sslyx"], [[c for c in reversed(s)] for s in pos.state.stacks],
+                      4)
+    rng = random.Random(4)
+    for _ in range(40):
+        move = rng.choice(pos.legal_moves())
+        nxt, ruling = pos.play(move, chance=rng)
+        if "!" in ruling.move:
+            move = replace(move, chance=tuple(ruling.move.partition("!")[2].split()))
+        history.add(pos, move)
+        pos = nxt
+    text = write_record(history, pos)
+    assert '[Players "xemh sslyx"]' in text
+    again = replay(rules, parse_record(text))
+    assert again.state.player_res == pos.state.player_res
+    assert again.game.seat_id(1) == "sslyx"
+
+
+def test_a_seat_taken_twice_or_unknown_is_refused() -> None:
+    rules = Rules(load_ruleset("trian_new_order"))
+    with pytest.raises(ValueError, match="taken twice"):
+        rules.start(2, seats=["xemh", "xemh"])
+    with pytest.raises(ValueError, match="no seat 'zorg'"):
+        rules.start(2, seats=["xemh", "zorg"])

@@ -35,7 +35,7 @@ AREA_KERNEL_ATTRS = {"closed": "bool"}
 
 FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
              "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds", "held",
-             "clockwise", "first")
+             "clockwise", "first", "around")
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 

@@ -289,6 +289,11 @@ class TypeChecker:
             self.expect(node.args[0], scope, "int", "the argument of `upto`")
         return "set:int"
 
+    def f_around(self, node: n.Call, scope: Scope) -> str:
+        if self._arity(node, 1):
+            self.expect(node.args[0], scope, "tile", "the argument of `around`")
+        return "set:tile"
+
     def f_neighbours(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 1):
             self.expect(node.args[0], scope, "tile", "the argument of `neighbours`")

@@ -625,6 +625,19 @@ class ExprCompiler:
             return items[0]
         return only
 
+    def f_around(self, node: n.Call) -> Fn:
+        """The tiles on the board sharing an edge or a corner with a tile."""
+        f = self(node.args[0])
+        lattice = self.game.lattice
+
+        def around(env: Env) -> tuple[Any, ...]:
+            cell = f(env)
+            if cell is None:
+                return ()
+            board = env.state.board
+            return tuple(sorted((c for c in lattice.around(cell) if c in board), key=cell_key))
+        return around
+
     def f_neighbours(self, node: n.Call) -> Fn:
         f = self(node.args[0])
         lattice = self.game.lattice

@@ -514,6 +514,11 @@ def from_state(rules: Rules, st: State) -> PositionModel:
 
 def position_from_model(rules: Rules, model: PositionModel) -> Position:
     from compiler.engine.position import Position
+    seats = [p.seat for p in model.players]
+    declared = [s.id for s in rules.ruleset.seats]
+    if seats != declared[:len(seats)] and all(s in declared for s in seats) \
+            and len(set(seats)) == len(seats):
+        rules = rules.seated(seats)  # the table seats other seats than the first ones
     return Position(rules, to_state(rules, model))
 
 

@@ -28,7 +28,7 @@ class CompiledTrigger:
 
 
 class Game:
-    def __init__(self, ruleset: m.Ruleset) -> None:
+    def __init__(self, ruleset: m.Ruleset, seating: tuple[str, ...] | None = None) -> None:
         from compiler.engine.actions import compile_action, compile_forbid
         from compiler.engine.effects import StmtCompiler
 
@@ -68,7 +68,14 @@ class Game:
         self.first_cell: Cell = first.cell if first else (0, 0)
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
-        self.seats = ruleset.seats
+        # Who sits where: by default the first seats declared; a table may seat
+        # any of them, in playing order (`seating`, by seat id).
+        if seating:
+            by_id = {s.id: s for s in ruleset.seats}
+            self.seats = [by_id[s] for s in seating] + [s for s in ruleset.seats
+                                                        if s.id not in seating]
+        else:
+            self.seats = ruleset.seats
         self.looks: dict[str, tuple[str, str]] = {
             d.target: (d.shape, d.color) for d in decls if isinstance(d, m.Look)}
         self.rules = ruleset.rule_index()

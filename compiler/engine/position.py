@@ -41,9 +41,11 @@ class IllegalMove(ValueError):
 class Rules:
     """A compiled ruleset with what rulings need: notation, citations, English."""
 
-    def __init__(self, ruleset: m.Ruleset) -> None:
+    def __init__(self, ruleset: m.Ruleset, seating: tuple[str, ...] | None = None) -> None:
         self.ruleset = ruleset
-        self.game = Game(ruleset)
+        self.seating = seating
+        self.game = Game(ruleset, seating)
+        self._seated: dict[tuple[str, ...], Rules] = {}
         self.notation = Notation(self.game)
         self.english = English(Vocabulary.of(ruleset))
         self.chapter_of: dict[str, str] = {}
@@ -61,9 +63,38 @@ class Rules:
         return RuleCitation(id=r.id, number=r.number, title=r.title,
                             url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
 
+    def seated(self, seats: list[str] | tuple[str, ...]) -> Rules:
+        """These rules for a table where `seats` (seat ids, in playing order) play.
+
+        By default a game of n players seats the first n seats declared; a
+        table may choose others (a race, a colour). Unknown or repeated seats
+        are refused with the reason.
+        """
+        seats = tuple(seats)
+        declared = [s.id for s in self.ruleset.seats]
+        base = self._base()
+        if list(seats) == declared[:len(seats)]:
+            return base
+        unknown = [s for s in seats if s not in declared]
+        if unknown:
+            raise ValueError(f"no seat {unknown[0]!r} in {self.ruleset.id} "
+                             f"(seats: {', '.join(declared)})")
+        if len(set(seats)) != len(seats):
+            raise ValueError("a seat is taken twice: " + ", ".join(seats))
+        if seats not in base._seated:
+            base._seated[seats] = Rules(self.ruleset, seats)
+            base._seated[seats]._parent = base
+        return base._seated[seats]
+
+    def _base(self) -> Rules:
+        """The rules with the default seating, which keep every other seating made."""
+        return getattr(self, "_parent", None) or self
+
     def start(self, players: int, seed: int | None = None,
-              stacks: list[list[str]] | None = None) -> Position:
-        return Position.start(self, players, seed, stacks)
+              stacks: list[list[str]] | None = None,
+              seats: list[str] | None = None) -> Position:
+        rules = self.seated(seats) if seats else self
+        return Position.start(rules, players, seed, stacks)
 
 
 class Position:

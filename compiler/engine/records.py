@@ -91,6 +91,9 @@ def start_of(rules: Rules, rec: Record) -> Position:
     seats = tags.get("Players", "").split()
     if not seats:
         raise _error(rec, 1, 1, "header", "the record has no [Players \"...\"] tag")
+    declared = [s.id for s in rules.ruleset.seats]
+    if all(s in declared for s in seats) and len(set(seats)) == len(seats):
+        rules = rules.seated(seats)
     g = rules.game
     for i, s in enumerate(seats):
         if g.seat_index(s, len(seats)) != i:

@@ -144,7 +144,7 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
 
 def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
            ruling: Ruling | None) -> str | None:
-    g = rules.game
+    g = before.game  # the table's seating may differ from the ruleset's first seats
     a = f.args
     if f.fact == "legal":
         if ruling is None:

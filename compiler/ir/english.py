@@ -260,6 +260,8 @@ class English:
             return f"the {word} of {', '.join(self(a) for a in args)}"
         if f == "only":
             return f"the single one of {self.collection(args[0])}"
+        if f == "around":
+            return f"the tiles sharing an edge or a corner with {self(args[0])}"
         if f == "neighbours":
             return f"the tiles sharing an edge with {self(args[0])}"
         if f == "reach":

@@ -33,6 +33,21 @@ class Lattice:
     def neighbours(self, cell: Cell) -> list[Cell]:
         return [self.neighbour(cell, s)[0] for s in range(self.sides)]
 
+    def around(self, cell: Cell) -> list[Cell]:
+        """The cells sharing an edge or a corner with `cell` (12 for triangles, 8 for squares).
+
+        Found from the cells' corners, so any lattice that draws its polygons
+        gets it: every cell touching a corner lies within three edge steps.
+        """
+        def corners(c: Cell) -> set[tuple[float, float]]:
+            return {(round(x, 6), round(y, 6)) for x, y in self.polygon(c, 1.0)}
+        mine = corners(cell)
+        seen, frontier = {cell}, [cell]
+        for _ in range(3):
+            frontier = [n for c in frontier for n in self.neighbours(c) if n not in seen]
+            seen.update(frontier)
+        return sorted(c for c in seen if c != cell and corners(c) & mine)
+
     def slot_of(self, edge: int, rotation: int) -> int:
         """The cell slot on which a tile's edge `edge` lands when laid with `rotation`."""
         return (edge + rotation) % self.sides

@@ -813,10 +813,13 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="when tile … laid", grammar_rule="trigger", group=G, context="rule",
         also=("event",),
-        summary="Runs as soon as a tile is laid; the tile is the variable.",
+        summary="Runs as soon as a tile is laid; the tile is the variable. `neighbours(t)` are "
+                "the tiles sharing an edge with it, `around(t)` those sharing an edge or a "
+                "corner.",
         example='''
             when tile t laid where t has well {
                 return pawn in neighbours(t)
+                return tower in around(t)
             }
         ''',
         shows=("when_trigger", "laid_event"), ir=("Trigger", "Event")),
