@@ -137,26 +137,60 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
     return action
 
 
-def arrivals_of(game: Game, body: list[Any], when: Fn | None = None) -> list[Arrival]:
+def arrivals_of(game: Game, body: list[Any], when: Fn | None = None,
+                lets: tuple[tuple[str, Fn], ...] = ()) -> list[Arrival]:
+    """Where the action's statements would put pieces, judged before it runs.
+
+    A `let` earlier in the body names a value of the position before the
+    move (say, where a piece stood before a swap); later arrivals see it.
+    """
     out: list[Arrival] = []
+
+    def seen(fn: Fn | None) -> Fn | None:
+        if fn is None or not lets:
+            return fn
+        bound = lets
+
+        def with_lets(env: Env) -> Any:
+            # Bind in place and undo in place: callers keep a reference to env.vars.
+            missing = object()
+            saved = [(name, env.vars.get(name, missing)) for name, _ in bound]
+            try:
+                for name, value in bound:
+                    env.vars[name] = value(env)
+                return fn(env)
+            finally:
+                for name, old in reversed(saved):
+                    if old is missing:
+                        env.vars.pop(name, None)
+                    else:
+                        env.vars[name] = old
+        return with_lets
+
     for s in body:
-        if isinstance(s, n.Place):
-            out.append(Arrival(s.kind, game.expr(s.at),
-                               owner=game.expr(s.owner) if s.owner else None, when=when))
+        if isinstance(s, n.Let):
+            lets = (*lets, (s.name, game.expr(s.value)))
+        elif isinstance(s, n.Place):
+            out.append(Arrival(s.kind, seen(game.expr(s.at)),  # type: ignore[arg-type]
+                               owner=seen(game.expr(s.owner)) if s.owner else None,
+                               when=seen(when)))
         elif isinstance(s, n.StackOn):
             on = game.expr(s.on)
 
             def site_of(env: Env, on: Fn = on) -> Any:
                 p = env.state.pieces.get(on(env))
                 return None if p is None else (p.cell, p.site)
-            out.append(Arrival(s.kind, site_of, when=when,
-                               owner=game.expr(s.owner) if s.owner else None))
+            out.append(Arrival(s.kind, seen(site_of), when=seen(when),  # type: ignore[arg-type]
+                               owner=seen(game.expr(s.owner)) if s.owner else None))
         elif isinstance(s, n.Move):
-            out.append(Arrival(None, game.expr(s.to), piece=game.expr(s.piece), when=when))
+            out.append(Arrival(None, seen(game.expr(s.to)),  # type: ignore[arg-type]
+                               piece=seen(game.expr(s.piece)), when=seen(when)))
         elif isinstance(s, n.If):
-            cond = game.expr(s.cond)
-            out += arrivals_of(game, s.then, _both(when, cond))
-            out += arrivals_of(game, s.otherwise, _both(when, lambda env, c=cond: not c(env)))
+            cond = seen(game.expr(s.cond))
+            assert cond is not None
+            out += arrivals_of(game, s.then, _both(when, cond), lets)
+            out += arrivals_of(game, s.otherwise, _both(when, lambda env, c=cond: not c(env)),
+                               lets)
     return out
 
 

@@ -116,8 +116,12 @@ class StmtCompiler:
             check_site(game, st, dest)
             origin = (p.cell, p.site)
             stack = st.stack_of(origin)
-            carried = stack[stack.index(pid):]
-            st.stacks_at[origin] = stack[:stack.index(pid)]
+            # The piece takes with it what is built on it (kinds declared `on`
+            # another); anything else standing on top stays where it is.
+            above = stack[stack.index(pid) + 1:]
+            built = tuple(q for q in above if game.kinds[st.pieces[q].kind][1].on is not None)
+            carried = (pid, *built)
+            st.stacks_at[origin] = tuple(q for q in stack if q not in carried)
             if not st.stacks_at[origin]:
                 del st.stacks_at[origin]
             for c in carried:
