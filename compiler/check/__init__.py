@@ -142,7 +142,11 @@ class Checker:
                     if e not in sy.edges:
                         self.report(d.loc, "unknown-name", f"`{d.id}` crosses unknown edge `{e}`",
                                     hint=did_you_mean(e, sy.edges))
-            elif isinstance(d, m.PieceKind) and d.on is not None:
+            if isinstance(d, m.PieceKind) and d.counts_as is not None \
+                    and sy.category(d.counts_as) != "piece":
+                self.report(d.loc, "unknown-name", f"`{d.id}` counts as unknown piece "
+                            f"`{d.counts_as}`", hint=did_you_mean(d.counts_as, sy.of("piece")))
+            if isinstance(d, m.PieceKind) and d.on is not None:
                 if sy.category(d.on) != "piece":
                     self.report(d.loc, "unknown-name", f"`{d.id}` goes on unknown piece `{d.on}`",
                                 hint=did_you_mean(d.on, sy.of("piece")))

@@ -231,7 +231,7 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
         try:
             for f in game.forbids:
                 fk = f.decl.kind
-                if fk not in ("piece", kind):
+                if fk != "piece" and not game.is_a(kind, fk):
                     continue
                 if f.actions and action.id not in f.actions:
                     continue

@@ -88,7 +88,7 @@ class StmtCompiler:
             site = (target.cell, target.site)
             if st.stack_of(site)[-1] != target.id:
                 raise RuleError(f"{game.format_piece(st, target.id)} is covered")
-            if below_kind is not None and target.kind != below_kind:
+            if below_kind is not None and not game.is_a(target.kind, below_kind):
                 raise RuleError(f"a {game.title(kind)} goes only on a {game.title(below_kind)}")
             who = target.owner if owner is None else owner(env)
             if st.supply[who].get(kind, 0) <= 0:
@@ -515,17 +515,28 @@ def holder_ref(game: Game, st: State, holder: Any, htype: str | None) -> str:
 
 
 def to_ref(st: State, value: Any, vtype: str | None) -> Any:
-    """A value made safe to keep across moves: areas become (cell, segment)."""
+    """A value made safe to keep across moves: areas become (cell, segment), and
+    pieces and players say what they are, so a record of them reads back."""
     if vtype == "area" and value is not None:
         node = st.areas.nodes[st.areas.find(value)]
         return ("area", node.cell, node.segment)
+    if vtype in ("piece", "player") and value is not None:
+        return (vtype, value)
     return value
 
 
 def from_ref(st: State, value: Any) -> Any:
     if isinstance(value, tuple) and len(value) == 3 and value[0] == "area":
         return st.areas.area_of(value[1], value[2])
+    if isinstance(value, tuple) and len(value) == 2 and value[0] in ("piece", "player"):
+        return value[1]
     return value
+
+
+def refers_to_lost_piece(st: State, value: Any) -> bool:
+    """Whether a kept value names a piece that has left the board."""
+    return isinstance(value, tuple) and len(value) == 2 and value[0] == "piece" \
+        and value[1] not in st.pieces
 
 
 # ------------------------------------------------------------------ events
@@ -547,7 +558,7 @@ def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> lis
             out.append((trig, {ev.var: data["tile"]}))
         elif event in ("enters", "leaves"):
             kind = st.piece(data["piece"]).kind
-            if ev.kind not in ("piece", kind):
+            if ev.kind != "piece" and not game.is_a(kind, ev.kind or ""):
                 continue
             out.append((trig, {ev.var: data["piece"], ev.site_var: data["site"]}))
     return out

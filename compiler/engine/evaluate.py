@@ -191,7 +191,7 @@ class ExprCompiler:
         if category == "piece" or (category == "" and kind is None):
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
-                ps = [p for p in st.pieces.values() if kind is None or p.kind == kind]
+                ps = [p for p in st.pieces.values() if kind is None or game.is_a(p.kind, kind)]
                 if owner is not None:
                     o = owner(env)
                     ps = [p for p in ps if p.owner == o]
@@ -393,7 +393,7 @@ class ExprCompiler:
         elif t == "piece":
             def test(env: Env) -> bool:
                 p = f(env)
-                return p is not None and env.state.piece(p).kind == kind
+                return p is not None and game.is_a(env.state.piece(p).kind, kind)
         elif t == "site":
             def test(env: Env) -> bool:
                 s = f(env)
@@ -417,7 +417,7 @@ class ExprCompiler:
             if cell is None or cell not in st.board:
                 return False
             if is_piece:
-                return any(p.cell == cell and p.kind == kind for p in st.pieces.values())
+                return any(p.cell == cell and game.is_a(p.kind, kind) for p in st.pieces.values())
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
 
@@ -432,7 +432,7 @@ class ExprCompiler:
                     return False
                 st = env.state
                 if is_piece:
-                    return any(p.kind == kind and game.site_area(st, (p.cell, p.site)) == a
+                    return any(game.is_a(p.kind, kind) and game.site_area(st, (p.cell, p.site)) == a
                                for p in st.pieces.values())
                 return st.areas.features[st.areas.find(a)].get(kind, 0) > 0
             return area_has
@@ -443,7 +443,7 @@ class ExprCompiler:
                 return False
             st = env.state
             if is_piece:
-                return any(st.piece(p).kind == kind for p in st.stack_of(s))
+                return any(game.is_a(st.piece(p).kind, kind) for p in st.stack_of(s))
             info = game.site_info(st, s)
             card, face, _ = st.board[s[0]]
             return kind in game.catalogue.faces[(card, face)].segments[info.segment].features
@@ -463,9 +463,9 @@ class ExprCompiler:
         if t == "piece":
             def piece_attr(env: Env) -> Any:
                 pid = obj(env)
-                if pid is None:
-                    return None
                 st = env.state
+                if pid is None or (pid not in st.pieces and pid not in st.gone):
+                    return None  # a piece no longer in the game (say, bound to a lapsed grant)
                 p = st.piece(pid)
                 if name == "owner":
                     return p.owner

@@ -256,7 +256,7 @@ class _Builder:
             stack = st.stack_of(site)
             if below_kind is not None:
                 top = st.pieces[stack[-1]] if stack else None
-                if top is None or top.kind != below_kind or top.owner != owner:
+                if top is None or not g.is_a(top.kind, below_kind) or top.owner != owner:
                     self.bad(path, f"a {g.title(p.kind)} stands only on its owner's "
                                    f"{g.title(below_kind)}; list that first")
             put(st, p.kind, owner, site)
@@ -403,13 +403,31 @@ class _Builder:
             for a in gr.actions:
                 if a not in g.actions:
                     self.bad(f"turn.grants[{i}]", f"no action {a!r}")
-            bindings = []
+            bindings: list[tuple[str, Any]] = []
             for k, v in gr.bindings.items():
-                site = self.site(st, f"turn.grants[{i}].bindings.{k}", v)
-                if site is not None:
-                    root = g.site_area(st, site)
-                    node = st.areas.nodes[root]
-                    bindings.append((k, ("area", node.cell, node.segment)))
+                path = f"turn.grants[{i}].bindings.{k}"
+                text = str(v)
+                if "@" in text:  # a piece, written kind@x,y:site
+                    kind, where = text.split("@", 1)
+                    site = self.site(st, path, where)
+                    pid = next((q for q in reversed(st.stack_of(site)) if site is not None
+                                and st.pieces[q].kind == kind), None) if site else None
+                    if pid is None:
+                        self.bad(path, f"there is no {kind} at {where}")
+                    else:
+                        bindings.append((k, ("piece", pid)))
+                elif ":" in text:  # an area, by one of its sites
+                    site = self.site(st, path, text)
+                    if site is not None:
+                        root = g.site_area(st, site)
+                        node = st.areas.nodes[root]
+                        bindings.append((k, ("area", node.cell, node.segment)))
+                elif text.lstrip("-").isdigit():
+                    bindings.append((k, int(text)))
+                else:  # a player, by seat
+                    seat = self.seat(path, text, n)
+                    if seat is not None:
+                        bindings.append((k, ("player", seat)))
             player = (self.seat(f"turn.grants[{i}].player", gr.player, n)
                       if gr.player is not None else None)
             grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule,
@@ -454,6 +472,18 @@ def trigger_index(game: Any, name: str) -> int | None:
 # ----------------------------------------------------------------- from state
 
 
+def _binding_text(g: Any, st: State, v: Any) -> str:
+    """A grant's fixed value as a position writes it (read back by `_turn`)."""
+    from compiler.engine.effects import from_ref
+    if isinstance(v, tuple) and v and v[0] == "area":
+        return g.format_area(st, from_ref(st, v))
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "piece":
+        return g.format_piece(st, v[1])
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "player":
+        return g.seat_id(v[1])
+    return str(v)
+
+
 def from_state(rules: Rules, st: State) -> PositionModel:
     g = rules.game
     fmt = g.lattice.format_cell
@@ -487,7 +517,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
             areas.append(AreaState(at=g.format_area(st, root), attributes=attrs, resources=res))
     from compiler.engine.effects import from_ref
     grants = [GrantState(actions=list(gr.actions), remaining=gr.remaining, rule=gr.rule,
-                         bindings={k: g.format_area(st, from_ref(st, v)) for k, v in gr.bindings},
+                         bindings={k: _binding_text(g, st, v) for k, v in gr.bindings},
                          player=g.seat_id(gr.player) if gr.player is not None else None,
                          must=gr.must)
               for gr in st.turn.grants]

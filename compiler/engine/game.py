@@ -53,6 +53,15 @@ class Game:
         self.area_kinds = [d for d in decls if isinstance(d, m.AreaKind)]
         self.area_order = {a.id: i for i, a in enumerate(self.area_kinds)}
         self.piece_kinds = [d for d in decls if isinstance(d, m.PieceKind)]
+        # The kinds each piece kind counts as: itself, and along `counts as`.
+        parent = {d.id: d.counts_as for d in self.piece_kinds}
+        self.piece_is: dict[str, frozenset[str]] = {}
+        for d in self.piece_kinds:
+            chain, k = [], d.id
+            while k is not None and k not in chain:
+                chain.append(k)
+                k = parent.get(k)
+            self.piece_is[d.id] = frozenset(chain)
         self.resources = {d.id: d for d in decls if isinstance(d, m.ResourceKind)}
         self.families = {d.id: d.members for d in decls if isinstance(d, m.FamilyDecl)}
         for d in decls:
@@ -130,6 +139,10 @@ class Game:
             if a.name == name:
                 return {"player": None, "bool": False, "int": 0}[a.type]
         return None
+
+    def is_a(self, piece_kind: str, kind: str) -> bool:
+        """Whether a piece of `piece_kind` counts as `kind` (itself or along `counts as`)."""
+        return kind in self.piece_is.get(piece_kind, (piece_kind,))
 
     def player_default(self, name: str) -> Any:
         a = self.player_attrs.get(name)

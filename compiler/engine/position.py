@@ -367,10 +367,16 @@ class Position:
                 env.vars = dict(values or {})
                 for a in action.arrivals:
                     if a.piece is not None:
-                        pid = a.piece(env)
+                        try:  # an arrival in a branch not taken names no piece
+                            if a.when is not None and not a.when(env):
+                                continue
+                            pid = a.piece(env)
+                        except RuleError:
+                            continue
                         kinds.add(st.pieces[pid].kind if pid in st.pieces else None)
             ids += [f.rule for f in game.forbids if f.rule and (
-                f.decl.kind == "piece" or f.decl.kind in kinds or None in kinds)
+                f.decl.kind == "piece" or None in kinds
+                or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
                 and (not f.actions or action.id in f.actions)]
         out, seen = [], set()
         for rid in ids:

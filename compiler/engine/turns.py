@@ -64,6 +64,16 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     return out
 
 
+def _drop_lost_grants(st: State) -> None:
+    """A grant made for a piece that has since left the board lapses (say, a choice
+    offered for a pawn that was captured before it was made)."""
+    from compiler.engine.effects import refers_to_lost_piece
+    if any(refers_to_lost_piece(st, v) for g in st.turn.grants for _, v in g.bindings):
+        st.turn = st.turn.but(grants=tuple(
+            g for g in st.turn.grants
+            if not any(refers_to_lost_piece(st, v) for _, v in g.bindings)))
+
+
 def _holder(g: Any, st: State) -> int:
     """The player a grant belongs to."""
     return g.player if g.player is not None else st.turn.active
@@ -108,6 +118,7 @@ def advance(env: Env) -> None:
     game, st = env.game, env.state
     while not env.state.finished:
         st = env.state
+        _drop_lost_grants(st)
         if has_decision(game, st):
             return
         lapsed = tuple(g for g in st.turn.grants if g.must and

@@ -66,12 +66,13 @@ class AreaKind(Decl):
     attributes: list[AttributeDecl] = []
 
 
-class PieceKind(Decl):
+class PieceKind(Decl):  # noqa: D101
     decl: Literal["piece"] = "piece"
     id: str
     title: str
     plural: str | None = None
     on: str | None = None
+    counts_as: str | None = None  # a kind this one plays the part of
 
 
 class ResourceKind(Decl):

@@ -235,7 +235,10 @@ class ToIR(Transformer):
     def piece_decl(self, meta: Meta, c: list[Any]) -> m.PieceKind:
         t = _tags(c[2:])
         return m.PieceKind(id=str(c[0]), title=unquote(c[1]), plural=t.get("plural"),
-                           on=t.get("on"), loc=self._loc(meta))
+                           on=t.get("on"), counts_as=t.get("counts_as"), loc=self._loc(meta))
+
+    def counts_as(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("counts_as", str(c[0]))
 
     def stacks_on(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("on", str(c[0]))

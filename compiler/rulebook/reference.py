@@ -445,6 +445,18 @@ CONSTRUCTS: list[Construct] = [
         example=PIECES,
         ir=("PieceKind",), replaces=("pieces",)),
     Construct(
+        name="counts as", grammar_rule="counts_as", group=B, context="rule",
+        summary="A piece that plays the part of another kind, like a token that acts as a "
+                "pawn: it is found among that kind, tested as it (`is pawn`), stacked on as it, "
+                "and meets its prohibitions and triggers. Its supply is its own.",
+        example='''
+            piece scout "scout" plural "scouts" counts as pawn
+            when pawn p enters s where p is scout {
+                give 1 points to p.owner
+            }
+        ''',
+        shows=("piece_decl", "counts_as"), ir=("PieceKind",)),
+    Construct(
         name="resource", grammar_rule="resource_decl", group=B, context="rule",
         also=("resource_limit",),
         summary="Something counted rather than placed: coins, points. A limited resource comes "
