@@ -370,12 +370,23 @@ def replay(ruleset: str, record: str,
 def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of players.")] = 2,
          seed: Annotated[int, typer.Option(help="Seed for the shuffle and the moves.")] = 1,
          games: Annotated[int, typer.Option(help="How many games.")] = 1,
-         save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None
+         save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None,
+         seats: Annotated[Optional[str], typer.Option(
+             help="The seats at the table, in playing order, e.g. xemh,sslyx "
+                  "(default: the first ones declared).")] = None
          ) -> None:
     """Play random legal games: one prints its record; several print a summary."""
     from compiler.engine.random_play import random_game
     from compiler.engine.records import write_record
     rules = _rules(ruleset)
+    if seats:
+        chosen = [x.strip() for x in seats.split(",") if x.strip()]
+        if len(chosen) != players:
+            raise typer.BadParameter(f"{len(chosen)} seats for {players} players", param_hint="--seats")
+        try:
+            rules = rules.seated(chosen)
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--seats") from None
     table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
     for g in range(games):
         t0 = time.perf_counter()
