@@ -5,6 +5,9 @@
 - Edge matching is symmetric: A may lie next to B exactly when B may lie next to A.
 - Areas: the incremental union-find (open-edge counts) agrees with a flood fill
   from scratch, after every tile of random legal boards.
+- Movement: passing a barrier never reaches less than stopping at it; flying
+  over the board (`hop`) reaches at least what any walk reaches in as many
+  steps; table distance is symmetric.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from hypothesis import strategies as st
 from compiler.engine.position import Rules
 from compiler.kernel.areas import AreaMap, recompute
 from compiler.kernel.lattice import LATTICES, SquareLattice, TriangleLattice
-from compiler.kernel.tiles import Frontier, fits_labels, placements
+from compiler.kernel.tiles import Frontier, fits_labels, hop, placements, walk
 
 cells = st.tuples(st.integers(-50, 50), st.integers(-50, 50))
 
@@ -149,3 +152,41 @@ def test_frontier_agrees_with_the_board(seed: int) -> None:
         frontier.lay(game.lattice, board, game.catalogue, cell)
     rebuilt = Frontier.rebuild(game.lattice, board, game.catalogue)
     assert frontier.need == rebuilt.need
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 4))
+def test_walks_nest_inside_each_other(seed: int, steps: int) -> None:
+    """reach ⊆ reach passing clouds ⊆ hops, from every space segment of a random board."""
+    from compiler.load import load_ruleset
+    from tests.conftest import DELUXE
+    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    game = rules.game
+    board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 30)}
+    everywhere = frozenset(board)
+    for cell, (card, face, _) in board.items():
+        for seg in game.catalogue.faces[(card, face)].segments:
+            if seg.kind != "space":
+                continue
+            plain = walk(game.lattice, board, game.catalogue, cell, [seg.index], "space", steps,
+                         everywhere)
+            across = walk(game.lattice, board, game.catalogue, cell, [seg.index], "space", steps,
+                          everywhere, across=frozenset({"cloud"}))
+            flown = hop(game.lattice, board, cell, steps)
+            assert set(plain) <= set(across) <= set(flown)
+            assert all(across[c] <= plain[c] for c in plain)
+            assert all(flown[c] <= across[c] for c in across)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_table_distance_is_symmetric(seed: int) -> None:
+    from compiler.load import load_ruleset
+    from tests.conftest import DELUXE
+    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    game = rules.game
+    board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 25)}
+    far = {cell: hop(game.lattice, board, cell, None) for cell in board}
+    for a in board:
+        for b, d in far[a].items():
+            assert far[b][a] == d

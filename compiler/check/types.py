@@ -328,6 +328,36 @@ class TypeChecker:
             self.expect(node.args[4], scope, "set:tile", "the tiles that stop a piece, in `reach`")
         return "set:tile"
 
+    def f_reach_across(self, node: n.Call, scope: Scope) -> str:
+        """`reach_across(site, steps, through, kind, barrier)`: `reach` passing a barrier feature."""
+        if self._arity(node, 5):
+            self.expect(node.args[0], scope, "site", "the first argument of `reach_across`")
+            self.expect(node.args[1], scope, "int", "the number of moves, in `reach_across`")
+            self.expect(node.args[2], scope, "set:tile", "the tiles `reach_across` may enter")
+            self.kind_name(node.args[3], ("area",), "the fourth argument of `reach_across`")
+            self.kind_name(node.args[4], ("feature",), "the barrier `reach_across` passes")
+        return "set:tile"
+
+    def f_hops(self, node: n.Call, scope: Scope) -> str:
+        """`hops(tile, steps, through)`: tiles within some edge steps, whatever they show."""
+        if self._arity(node, 3):
+            self.expect(node.args[0], scope, "tile", "the first argument of `hops`")
+            self.expect(node.args[1], scope, "int", "the number of steps, in `hops`")
+            self.expect(node.args[2], scope, "set:tile", "the tiles `hops` may enter")
+        return "set:tile"
+
+    def f_nearest(self, node: n.Call, scope: Scope) -> str:
+        """`nearest(tile, coll)`: the tiles or sites of coll closest to the tile."""
+        if not self._arity(node, 2):
+            return "set:any"
+        self.expect(node.args[0], scope, "tile", "the first argument of `nearest`")
+        got = self.expr(node.args[1], scope)
+        if got not in ("set:tile", "set:site", "any"):
+            self.report(node.args[1].loc, "type",
+                        f"`nearest` picks among tiles or sites, but this is {words(got)}")
+            return "set:any"
+        return got
+
     def f_die(self, node: n.Call, scope: Scope) -> str:
         """`die(6)`: a roll, decided by chance and recorded with the move."""
         if self._arity(node, 1):

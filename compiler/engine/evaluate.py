@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import placements, walk
+from compiler.kernel.tiles import hop, placements, walk
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -673,9 +673,18 @@ class ExprCompiler:
         return placeable
 
     def f_reach(self, node: n.Call) -> Fn:
+        return self._reach(node, halting=node.args[4] if len(node.args) > 4 else None)
+
+    def f_reach_across(self, node: n.Call) -> Fn:
+        """`reach` for a piece that passes one kind of barrier feature."""
+        return self._reach(node, across=node.args[4].id)  # type: ignore[attr-defined]
+
+    def _reach(self, node: n.Call, halting: n.Expr | None = None,
+               across: str | None = None) -> Fn:
         site_f, steps_f, through_f = (self(a) for a in node.args[:3])
         kind = node.args[3].id  # type: ignore[attr-defined]
-        halting_f = self(node.args[4]) if len(node.args) > 4 else None
+        halting_f = self(halting) if halting is not None else None
+        barriers = frozenset([across]) if across else frozenset()
         game = self.game
 
         def reach(env: Env) -> tuple[Any, ...]:
@@ -691,7 +700,7 @@ class ExprCompiler:
             starts = [s.index for s in info.segments if s.kind == kind and
                       (s.index == own.index or set(s.edges) & set(own.edges))]
             args = (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
-                    frozenset(halting_f(env)) if halting_f else frozenset())
+                    frozenset(halting_f(env)) if halting_f else frozenset(), barriers)
             memo = env.memo
             if memo is not None and ("reach", args) in memo:
                 return memo[("reach", args)]
@@ -701,6 +710,44 @@ class ExprCompiler:
                 memo[("reach", args)] = result
             return result
         return reach
+
+    def f_hops(self, node: n.Call) -> Fn:
+        """Tiles within some edge steps of a tile, over whatever the tiles show."""
+        tile_f, steps_f, through_f = (self(a) for a in node.args)
+        lattice = self.game.lattice
+
+        def hops(env: Env) -> tuple[Any, ...]:
+            cell = tile_f(env)
+            if cell is None:
+                return ()
+            found = hop(lattice, env.state.board, cell, steps_f(env), frozenset(through_f(env)))
+            return tuple(sorted(found, key=cell_key))
+        return hops
+
+    def f_nearest(self, node: n.Call) -> Fn:
+        """The members of a collection of tiles or sites on the tiles closest to a tile.
+
+        Distance is counted in edge steps between laid tiles, whatever they
+        show; a member on the tile itself is at distance 0.
+        """
+        tile_f, coll_f = self(node.args[0]), self(node.args[1])
+        of_site = node.args[1].type == "set:site"
+        lattice = self.game.lattice
+
+        def nearest(env: Env) -> tuple[Any, ...]:
+            cell = tile_f(env)
+            items = coll_f(env)
+            if cell is None or not items:
+                return ()
+            far = hop(lattice, env.state.board, cell, None)
+            far[cell] = 0
+            dist = {x: far.get(x[0] if of_site else x) for x in items}
+            known = [d for d in dist.values() if d is not None]
+            if not known:
+                return ()
+            best = min(known)
+            return tuple(x for x in items if dist[x] == best)
+        return nearest
 
     def f_die(self, node: n.Call) -> Fn:
         sides = self(node.args[0])

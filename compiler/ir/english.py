@@ -271,6 +271,18 @@ class English:
             if len(args) > 4:
                 said += f" and stopping on entering {self.collection(args[4])}"
             return said
+        if f == "reach_across":
+            kind, barrier = args[3].id, args[4].id  # type: ignore[attr-defined]
+            return (f"the tiles reachable from {self(args[0])} in at most {self(args[1])} moves "
+                    f"through {self.v.many(kind)}, passing {self.v.many(barrier)}, entering "
+                    f"only {self.collection(args[2])}")
+        if f == "hops":
+            said = f"the tiles within {self(args[1])} edge steps of {self(args[0])}, whatever they show"
+            if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
+                said += f", entering only {self.collection(args[2])}"
+            return said
+        if f == "nearest":
+            return f"of {self.collection(args[1])}, those nearest to {self(args[0])}"
         if f == "kinds":
             return f"the kinds of {self.v.many(args[0].id)}"  # type: ignore[attr-defined]
         if f == "held":

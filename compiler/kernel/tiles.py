@@ -50,6 +50,19 @@ class FaceInfo:
     # labels on each slot for each rotation: rotated[r][slot] = label
     rotated: tuple[tuple[str, ...], ...] = field(default=())
 
+    def joined(self, seg: int, barriers: frozenset[str]) -> list[int]:
+        """`seg` and the segments of its kind that only a barrier in `barriers` divides from it.
+
+        A face draws a barrier (a cloud, a wall) as a feature of one of the
+        segments it separates, so two segments of one kind are one to a
+        piece that passes the barrier when either of them carries it.
+        """
+        own = self.segments[seg]
+        mine = bool(barriers.intersection(own.features))
+        return [seg] + [s.index for s in self.segments
+                        if s.index != seg and s.kind == own.kind
+                        and (mine or barriers.intersection(s.features))]
+
 
 class Catalogue:
     """Every face of every tile in play, compiled."""
@@ -206,17 +219,27 @@ def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face:
 
 def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, start: Cell,
          segments: Iterable[int], kind: str, steps: int, allowed: set[Cell] | frozenset[Cell],
-         halting: set[Cell] | frozenset[Cell] = frozenset()) -> dict[Cell, int]:
+         halting: set[Cell] | frozenset[Cell] = frozenset(),
+         across: frozenset[str] = frozenset()) -> dict[Cell, int]:
     """Tiles reachable from `start` in at most `steps` moves through segments of `kind`.
 
     A move crosses an edge that a `kind` segment reaches, into the segment of
     the same kind on the other side; it may only enter tiles in `allowed`, and
     a tile in `halting` may be entered but not left (something there stops
     the piece). So whatever divides that kind of area (another area, a
-    barrier feature that splits a segment) also stops movement. Returns each
-    tile with the fewest moves that reach it; the start tile is not included.
+    barrier feature that splits a segment) also stops movement, except a
+    barrier named in `across`, which the piece passes: segments of a face
+    that such a barrier alone divides count as one. Returns each tile with
+    the fewest moves that reach it; the start tile is not included.
     """
-    seen: dict[tuple[Cell, int], int] = {(start, s): 0 for s in segments}
+    def joined(cell: Cell, seg: int) -> list[int]:
+        if not across:
+            return [seg]
+        card, face, _ = board[cell]
+        return catalogue.faces[(card, face)].joined(seg, across)
+
+    seen: dict[tuple[Cell, int], int] = {
+        (start, j): 0 for s in segments for j in joined(start, s)}
     frontier = list(seen)
     reached: dict[Cell, int] = {}
     for depth in range(1, steps + 1):
@@ -233,10 +256,42 @@ def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, star
                     (lattice.edge_at(back, orot), kind))
                 if theirs is None or (other, theirs) in seen:
                     continue
-                seen[(other, theirs)] = depth
                 reached.setdefault(other, depth)
-                if other not in halting:
-                    nxt.append((other, theirs))
+                for j in joined(other, theirs):
+                    if (other, j) in seen:
+                        continue
+                    seen[(other, j)] = depth
+                    if other not in halting:
+                        nxt.append((other, j))
         frontier = nxt
     reached.pop(start, None)
     return reached
+
+
+def hop(lattice: Lattice, board: dict[Cell, Placed], start: Cell, steps: int | None,
+        allowed: set[Cell] | frozenset[Cell] | None = None) -> dict[Cell, int]:
+    """Tiles reachable from `start` across edges between laid tiles, whatever they show.
+
+    Each tile maps to the fewest edge steps that reach it (at most `steps`,
+    or any number when `steps` is None), entering only tiles in `allowed`
+    (any laid tile when None). This is distance on the table, for what
+    flies over a board's printing or measures how far apart two tiles lie;
+    the start tile is not included.
+    """
+    seen = {start: 0}
+    frontier = [start]
+    depth = 0
+    while frontier and (steps is None or depth < steps):
+        depth += 1
+        nxt = []
+        for cell in frontier:
+            for other in lattice.neighbours(cell):
+                if other in seen or other not in board:
+                    continue
+                if allowed is not None and other not in allowed:
+                    continue
+                seen[other] = depth
+                nxt.append(other)
+        frontier = nxt
+    seen.pop(start)
+    return seen

@@ -991,13 +991,18 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="board functions", grammar_rule="atom", group=X, context="action",
         summary="`neighbours` gives the tiles sharing an edge with a tile, `reach` the tiles a "
-                "piece gets to in some moves through some tiles and one kind of area, `supply` "
-                "a player's pieces left of a kind; `faces`, `fits` and `placeable` serve "
-                "laying tiles.",
+                "piece gets to in some moves through some tiles and one kind of area, "
+                "`reach_across` the same for a piece that passes a barrier feature (a wall, a "
+                "cloud) that otherwise splits the area, `hops` the tiles within some steps "
+                "across any edges whatever the tiles show, `nearest` the tiles or sites of a "
+                "collection closest to a tile in such steps; `supply` counts a player's "
+                "pieces left of a kind; `faces`, `fits` and `placeable` serve laying tiles.",
         example='''
             choose p from pawn of me
-            choose s from sites in reach(p.site, 2, tiles, field)
+            choose s from sites in reach(p.site, 2, tiles, field) + sites in reach_across(p.site, 1, tiles, field, well)
             require count(pawn in neighbours(s.tile)) < supply(me, pawn)
+            require s.tile is in hops(p.tile, 3, tiles)
+            require s is in nearest(p.tile, sites where it is field)
             move p to s
         ''',
         shows=("call",), ir=("Call",)),
