@@ -48,6 +48,28 @@ class Vocabulary:
         return self.plural.get(kind, kind.replace("_", " ") + "s")
 
 
+# How a defined condition's sentence turns negative: its first verb takes the "not".
+_NEGATIONS = ((" is not ", None), (" is ", " is not "), (" are ", " are not "),
+              (" has ", " does not have "), (" have ", " do not have "),
+              (" may ", " may not "), (" can ", " cannot "), (" must ", " need not "))
+
+
+def negate(sentence: str) -> str:
+    """`t is in an exmitter's field` → `t is not in an exmitter's field`.
+
+    A defined condition reads as a sentence of its own title; the negative
+    puts "not" on its first verb, and falls back on "it is not so that …"
+    when there is no verb to take it (or the sentence is negative already).
+    """
+    found = [(at, -len(verb), verb, negative) for verb, negative in _NEGATIONS
+             if (at := sentence.find(verb)) >= 0]
+    if found:
+        at, _, verb, negative = min(found, key=lambda f: f[:2])
+        if negative is not None:
+            return sentence[:at] + negative + sentence[at + len(verb):]
+    return f"it is not so that {sentence}"
+
+
 BUILTINS = {
     "me": "you", "placed": "the tile you placed this turn", "players": "the players",
     "tiles": "the tiles", "sites": "the sites", "pieces": "the pieces", "areas": "the areas",
@@ -176,7 +198,7 @@ class English:
         if isinstance(inner, n.Call) and inner.func == "placeable" and not inner.defined:
             return f"{self(inner.args[0])} fits nowhere"
         if isinstance(inner, n.Call) and inner.defined:
-            return f"not: {self(inner)}"
+            return negate(self(inner))
         if isinstance(inner, n.Logic) and inner.op == "or" and all(
                 isinstance(i, n.IsKind) and not i.negated for i in inner.items) and len(
                 {self(i.value) for i in inner.items}) == 1:  # type: ignore[attr-defined]
