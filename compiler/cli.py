@@ -235,8 +235,12 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files or rules
 def _run_examples(ruleset: Any) -> int:
     from compiler.engine.position import Rules
     from compiler.engine.scenario import run_example
+    from compiler.engine.notation import notation_clashes
     rules = Rules(ruleset)
     bad = 0
+    for problem in notation_clashes(rules.game):
+        bad += 1
+        err.print(problem, markup=False)
     for ex in ruleset.examples:
         result = run_example(rules, ex)
         if not result.ok:

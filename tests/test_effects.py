@@ -127,3 +127,21 @@ def test_an_effect_applied_with_the_wrong_number_of_values_is_an_error(tmp_path)
     with pytest.raises(CompileError) as e:
         load_files([folder / "wagers.rules"])
     assert any("takes 2 argument(s), 1 given" in d.message for d in e.value.diagnostics)
+
+
+def test_two_actions_written_alike_are_an_error(tmp_path) -> None:
+    """`double {k}` and `walk {k}` made to read alike: a record could not tell them apart."""
+    from compiler.engine.notation import notation_clashes
+    folder = tmp_path / "wagers"
+    folder.mkdir()
+    bad = textwrap.dedent(GAME).replace('notation "walk {k}"', 'notation "double {k}"')
+    (folder / "wagers.rules").write_text(bad, encoding="utf-8")
+    game = Rules(load_files([folder / "wagers.rules"])[0]).game
+    [problem] = notation_clashes(game)
+    assert "`double` and `walk` both read `double 1`" in problem
+    assert "wagers.rules:" in problem
+
+
+def test_the_wagers_notations_are_distinct(rules: Rules) -> None:
+    from compiler.engine.notation import notation_clashes
+    assert notation_clashes(rules.game) == []

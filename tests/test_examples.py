@@ -78,3 +78,10 @@ def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
         "battle_corvette_rogue": [("points", "xemh", 5)],
     }
     assert_stated_and_verified(rules, expected)
+
+
+@pytest.mark.parametrize("name", sorted(ruleset_dirs()))
+def test_every_move_is_written_one_way_only(name: str) -> None:
+    """No two actions' notations read the same text, so every record says what was played."""
+    from compiler.engine.notation import notation_clashes
+    assert notation_clashes(rules_for(name).game) == []

@@ -89,6 +89,36 @@ class Notation:
                 out.append(r"\s+".join(re.escape(w) for w in part.split(" ")))
         return re.compile("".join(out))
 
+    def ambiguities(self) -> list[tuple[str, str, str]]:
+        """Pairs of actions whose notations read the same text, with a text they share.
+
+        Each action's template is filled with a plausible value of each
+        parameter's type; if another action's pattern reads that text too,
+        moves written that way would be read as whichever comes first, and a
+        record would not say what was played. The author must tell them apart.
+        """
+        game = self.game
+        cards = sorted(game.catalogue.card_faces)
+        sample = {"card": cards[0] if cards else "t1", "face": "a", "cell": "0,0", "tile": "0,0",
+                  "int": "1", "site": "0,0:x", "area": "0,0:x", "piece": "x@0,0:x",
+                  "player": game.seat_id(0), "kind": min(game.resources, default="x"),
+                  "str": "x"}
+        found: list[tuple[str, str, str]] = []
+        pairs: set[frozenset[str]] = set()
+        for action in self.game.actions.values():
+            types = {p.name: p.type for p in action.params}
+
+            def fill(m: re.Match[str]) -> str:
+                t = types.get(m.group(1), "str")
+                return sample.get(t.removeprefix("set:"), "x")
+            text = " ".join(re.sub(r"\{(\w+)\}", fill, template(action)).split())
+            for other, rx in self.regexes.items():
+                pair = frozenset((action.id, other))
+                if other != action.id and pair not in pairs and rx.fullmatch(text):
+                    pairs.add(pair)
+                    found.append((action.id, other, text))
+        return found
+
     # ------------------------------------------------------------ writing
 
     def format(self, st: State, move: Move) -> str:
@@ -198,3 +228,15 @@ class Notation:
         if t == "card" and text not in game.catalogue.card_faces:
             raise NotationError(f"there is no tile {text!r} in this game")
         return text
+
+
+def notation_clashes(game: Game) -> list[str]:
+    """An error, ready to print, for each pair of actions whose notations read the same text."""
+    out = []
+    for a, b, text in Notation(game).ambiguities():
+        loc = game.actions[a].decl.loc
+        where = f"{loc.file}:{loc.line}:{loc.column}" if loc else game.ruleset.id
+        out.append(f"{where}: error: the notations of actions `{a}` and `{b}` both read "
+                   f"`{text}`, so a record could not tell which was played [notation]\n"
+                   f"  hint: give one of them words of its own in its `notation`")
+    return out

@@ -28,6 +28,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     from compiler.engine.position import Rules
     from compiler.engine.random_play import random_game
     from compiler.engine.records import write_record
+    from compiler.engine.notation import notation_clashes
     from compiler.engine.scenario import run_example
     from compiler.rulebook.pages import Page, RulesetPages, site_index
 
@@ -41,6 +42,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
             problems.append(f"ruleset {name} does not compile:\n{e}")
             continue
         rules = Rules(rs)
+        problems += notation_clashes(rules.game)
         results = {ex.id: run_example(rules, ex) for ex in rs.examples}
         for res in results.values():
             if not res.ok:

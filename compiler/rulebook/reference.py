@@ -588,7 +588,8 @@ CONSTRUCTS: list[Construct] = [
         also=("_action_item", "notation"),
         summary="Something a player may do: the choices they make, the requirements those "
                 "choices must meet, and what then happens. The notation is how the move is "
-                "written in records and examples.",
+                "written in records and examples; no two actions may be written alike, or a "
+                "record could not say which was played, so the check refuses it.",
         example=BUILD,
         shows=("action", "notation", "choose", "require"), ir=("Action", "Choose", "Require"),
         replaces=("build",)),
