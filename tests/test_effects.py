@@ -9,6 +9,7 @@ written once and the engine runs it from both places.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -108,35 +109,33 @@ def test_both_endings_pay_through_the_same_effect(start: Position) -> None:
     assert start.apply(["stake 2", "walk 2"]).scores()["ann"] == 2
 
 
-def test_an_unknown_effect_is_an_error_with_a_suggestion(tmp_path) -> None:
+def wagers_with(tmp_path, old: str, new: str) -> Path:
+    """The wagers game with one piece of its text changed, written where it can be loaded."""
     folder = tmp_path / "wagers"
     folder.mkdir()
-    bad = textwrap.dedent(GAME).replace("apply pay(me, k)", "apply payy(me, k)")
-    (folder / "wagers.rules").write_text(bad, encoding="utf-8")
+    path = folder / "wagers.rules"
+    path.write_text(textwrap.dedent(GAME).replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_an_unknown_effect_is_an_error_with_a_suggestion(tmp_path) -> None:
     with pytest.raises(CompileError) as e:
-        load_files([folder / "wagers.rules"])
+        load_files([wagers_with(tmp_path, "apply pay(me, k)", "apply payy(me, k)")])
     [d] = e.value.diagnostics
     assert "unknown effect `payy`" in d.message and "pay" in (d.hint or "")
 
 
 def test_an_effect_applied_with_the_wrong_number_of_values_is_an_error(tmp_path) -> None:
-    folder = tmp_path / "wagers"
-    folder.mkdir()
-    bad = textwrap.dedent(GAME).replace("apply pay(me, k)", "apply pay(me)")
-    (folder / "wagers.rules").write_text(bad, encoding="utf-8")
     with pytest.raises(CompileError) as e:
-        load_files([folder / "wagers.rules"])
+        load_files([wagers_with(tmp_path, "apply pay(me, k)", "apply pay(me)")])
     assert any("takes 2 argument(s), 1 given" in d.message for d in e.value.diagnostics)
 
 
 def test_two_actions_written_alike_are_an_error(tmp_path) -> None:
     """`double {k}` and `walk {k}` made to read alike: a record could not tell them apart."""
     from compiler.engine.notation import notation_clashes
-    folder = tmp_path / "wagers"
-    folder.mkdir()
-    bad = textwrap.dedent(GAME).replace('notation "walk {k}"', 'notation "double {k}"')
-    (folder / "wagers.rules").write_text(bad, encoding="utf-8")
-    game = Rules(load_files([folder / "wagers.rules"])[0]).game
+    path = wagers_with(tmp_path, 'notation "walk {k}"', 'notation "double {k}"')
+    game = Rules(load_files([path])[0]).game
     [problem] = notation_clashes(game)
     assert "`double` and `walk` both read `double 1`" in problem
     assert "wagers.rules:" in problem

@@ -55,7 +55,7 @@ _NEGATIONS = ((" is not ", None), (" is ", " is not "), (" are ", " are not "),
 
 
 def negate(sentence: str) -> str:
-    """`t is in an exmitter's field` → `t is not in an exmitter's field`.
+    """`t is next to a well` → `t is not next to a well`.
 
     A defined condition reads as a sentence of its own title; the negative
     puts "not" on its first verb, and falls back on "it is not so that …"
