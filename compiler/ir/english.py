@@ -128,6 +128,8 @@ class English:
             return f"{x} is closed"
         if node.name in self.v.plural:
             return f"{_possessive(x)} {self.v.many(node.name)}"
+        if x == "you":
+            return f"your {node.name.replace('_', ' ')}"
         return f"the {node.name.replace('_', ' ')} of {x}"
 
     def collection(self, node: Any, alias: bool = True) -> str:
@@ -373,7 +375,9 @@ class English:
         return f"{self(s.target)} becomes {self(s.value)}"
 
     def s_clear_attr(self, s: n.ClearAttr) -> str:
-        return f"{self(s.target.obj)} has no {s.target.name} any more"
+        who = self(s.target.obj)
+        return f"{who} {'have' if who == 'you' else 'has'} no " \
+               f"{s.target.name.replace('_', ' ')} any more"
 
     def s_grant_one(self, s: n.GrantOne) -> str:
         who = "you" if s.to is None else self(s.to)
