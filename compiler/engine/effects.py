@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine.evaluate import Env, RuleError, _MISSING, _restore, cell_key
+from compiler.engine.evaluate import Env, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, Grant, Pending, Piece, State
 from compiler.ir import nodes as n
 
@@ -322,13 +322,7 @@ class StmtCompiler:
 
         def apply(env: Env) -> None:
             body, params = game.effects[name]
-            values = [a(env) for a in args]
-            saved = env.vars
-            env.vars = dict(zip(params, values))
-            try:
-                body(env)
-            finally:
-                env.vars = saved
+            call_scoped(env, body, params, [a(env) for a in args])
         return apply
 
     def s_for_each(self, s: n.ForEach) -> Run:

@@ -30,6 +30,21 @@ class RuleError(Exception):
     """The rules cannot be applied as written here (a rules bug or an impossible effect)."""
 
 
+def call_scoped(env: Env, body: Callable[[Env], Any], params: list[str] | tuple[str, ...],
+                values: list[Any]) -> Any:
+    """Run a definition's or an effect's body seeing only its own parameters.
+
+    A body is written apart from its call sites, so it must not read (or
+    leak into) the caller's variables; the caller's are restored after.
+    """
+    saved = env.vars
+    env.vars = dict(zip(params, values))
+    try:
+        return body(env)
+    finally:
+        env.vars = saved
+
+
 class Env:
     """What an expression can see: the state, the active player, bound names."""
 
@@ -552,13 +567,7 @@ class ExprCompiler:
 
         def call(env: Env) -> Any:
             body, params = game.defines[name]
-            values = [a(env) for a in args]
-            saved = env.vars
-            env.vars = dict(zip(params, values))
-            try:
-                return body(env)
-            finally:
-                env.vars = saved
+            return call_scoped(env, body, params, [a(env) for a in args])
         return call
 
     def f_count(self, node: n.Call) -> Fn:

@@ -150,15 +150,8 @@ class Game:
 
     def describe_player_attribute(self, name: str, value: Any, *, cleared: bool = False) -> str:
         """"has a battle bonus of 3", "no longer has …": how a player's change reads."""
-        decl = self.player_attrs.get(name)
-        shown = self.seat_name(value) if decl and decl.type == "player" and value is not None \
-            else value
-        if decl is None or decl.phrase is None:
-            return f"no longer has a {name}" if cleared else f"has {name} {shown}"
-        text = decl.phrase.replace("{value}", str(shown))
-        if cleared or (decl.type == "bool" and not value):
-            return f"no longer: {text}"
-        return text
+        return self._describe(self.player_attrs.get(name), name, value, cleared,
+                              plain="has", gone="no longer:")
 
     def attribute(self, area_kind: str, name: str) -> m.AttributeDecl | None:
         decl = self.kinds[area_kind][1]
@@ -167,14 +160,19 @@ class Game:
     def describe_attribute(self, area_kind: str, name: str, value: Any, *, cleared: bool = False
                            ) -> str:
         """"controlled by Xemh", "no longer settled": how a change of attribute reads."""
-        decl = self.attribute(area_kind, name)
+        return self._describe(self.attribute(area_kind, name), name, value, cleared,
+                              plain="with", gone="no longer")
+
+    def _describe(self, decl: Any, name: str, value: Any, cleared: bool, *, plain: str,
+                  gone: str) -> str:
+        """An attribute's change in the words of its declared phrase, or plain words without one."""
         shown = self.seat_name(value) if decl and decl.type == "player" and value is not None \
             else value
         if decl is None or decl.phrase is None:
-            return f"no longer with a {name}" if cleared else f"with {name} {shown}"
+            return f"no longer {plain} a {name}" if cleared else f"{plain} {name} {shown}"
         text = decl.phrase.replace("{value}", str(shown))
         if cleared or (decl.type == "bool" and not value):
-            return f"no longer {text}"
+            return f"{gone} {text}"
         return text
 
     def area_holds(self, area_kind: str, resource: str) -> bool:
