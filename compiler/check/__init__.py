@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from compiler.check.symbols import EVENT_VALUES, Symbols
-from compiler.check.types import Scope, TypeChecker, words
+from compiler.check.types import Scope, TypeChecker, fits, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -336,7 +336,13 @@ class Checker:
         self.types.stmts(d.body, scope)
 
     def d_define(self, d: m.Define) -> None:
-        pass  # checked first, in check_decls
+        # Typed first, in check_decls; a condition must also be a yes-or-no test,
+        # since it is cited when it holds.
+        got = self.sy.define_types.get(d.id, "any")
+        if d.cited and not fits(got, "bool"):
+            self.report(d.loc, "type", f"the condition `{d.id}` should be true or false, but "
+                                       f"it is {words(got)}",
+                        hint="use `define` for a value that is not a yes-or-no test")
 
     def d_effect(self, d: m.Effect) -> None:
         self.types.stmts(d.body, dict(self.sy.define_params.get(d.id, {})))

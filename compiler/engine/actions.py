@@ -337,12 +337,16 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
 # --------------------------------------------------------------- checking
 
 
-def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any]
-          ) -> list[Violation]:
-    """Every rule the candidate breaks (empty: legal), for adjudication."""
+def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
+          cites: dict[str, None] | None = None) -> list[Violation]:
+    """Every rule the candidate breaks (empty: legal), for adjudication.
+
+    `cites`, if given, collects the rules of the conditions the check found true.
+    """
     env = Env(game, st)
     env.memo = {}  # nothing changes the state while moves are listed or checked
     env.action = action.id
+    env.cites = cites
     env.vars = {}
     out: list[Violation] = []
     broken: set[str] = set()
@@ -369,10 +373,14 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any]
         if not ok:
             detail = err or explain(game, st, r, env)
             out.append(Violation(r.rule, "requirement", r.message or "", detail, node=r.node))
-    if not broken:
-        try:
-            out += forbidden(game, env, action, first_only=False)
-        except RuleError as e:
+    # A value outside its domain may still be judged by the prohibitions (a
+    # destination out of reach that is also forbidden ground): every rule the
+    # move breaks is named, but a prohibition that cannot be read for such a
+    # value says nothing.
+    try:
+        out += forbidden(game, env, action, first_only=False)
+    except RuleError as e:
+        if not broken:
             out.append(Violation(action.rule, "impossible", str(e)))
     return out
 

@@ -49,7 +49,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo")
+                 "sampler", "memo", "cites")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -66,6 +66,8 @@ class Env:
         # Results of costly pure functions, kept only while nothing can change the
         # state (listing and checking moves); None while effects run.
         self.memo: dict[Any, Any] | None = None
+        # While a move is judged: the rules of the conditions found true, in order.
+        self.cites: dict[str, None] | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -568,7 +570,17 @@ class ExprCompiler:
         def call(env: Env) -> Any:
             body, params = game.defines[name]
             return call_scoped(env, body, params, [a(env) for a in args])
-        return call
+
+        rule = game.conditions.get(name)
+        if rule is None:
+            return call
+
+        def condition(env: Env) -> Any:
+            held = call(env)
+            if held and env.cites is not None:
+                env.cites[rule] = None  # type: ignore[index]
+            return held
+        return condition
 
     def f_count(self, node: n.Call) -> Fn:
         arg = node.args[0]

@@ -92,6 +92,9 @@ class Game:
         self.expr = ExprCompiler(self)
         self.stmt = StmtCompiler(self)
         self.defines: dict[str, tuple[Fn, list[str]]] = {}
+        # Conditions, by name, with the rule a ruling cites when one holds.
+        self.conditions: dict[str, str | None] = {
+            d.id: d.rule for d in decls if isinstance(d, m.Define) and d.cited}
         for d in decls:
             if isinstance(d, m.Define):
                 self.defines[d.id] = (self.expr(d.expr), d.params)

@@ -257,16 +257,18 @@ class Position:
             return self._refuse(text, action, [Breach(
                 rule=self.rules.cite(step.rule), code="unavailable",
                 message=f"“{action.decl.title}” is not possible now: it is turn "
-                        f"{st.turn.number}, step “{step.title}”" + self._open_now())] + also)
+                        f"{st.turn.number}, step “{step.title}”" + self._open_now())]
+                + self._granted_instead(action) + also)
         best: list[Violation] | None = None
         for src, fixed in offers:
             values = dict(move.values)
             if any(k in values and values[k] != v for k, v in fixed.items()):
                 continue
             values.update(fixed)
-            found = check(game, st, action, values)
+            cites: dict[str, None] = {}
+            found = check(game, st, action, values, cites)
             if not found:
-                return self._perform(text, action, src, values, move.chance, sampler)
+                return self._perform(text, action, src, values, move.chance, sampler, cites)
             if best is None or len(found) < len(best):
                 best = found
         if best is None:
@@ -274,6 +276,21 @@ class Position:
                 rule=self.rules.cite(action.rule), code="unavailable",
                 message=f"“{action.decl.title}” is granted only for something else here")])
         return self._refuse(text, action, [self._breach(action, v) for v in best])
+
+    def _granted_instead(self, action: CompiledAction) -> list[Breach]:
+        """The rules whose grants are open now but do not offer `action` (say, the
+        extra actions a bonus gives): they decide what may still be done."""
+        st, out = self.state, []
+        for rid in dict.fromkeys(g.rule for g in st.turn.grants
+                                 if g.rule and action.id not in g.actions
+                                 and (g.player if g.player is not None else st.turn.active)
+                                 == st.turn.actor):
+            titles = sorted({self.game.actions[a].decl.title for g in st.turn.grants
+                             if g.rule == rid for a in g.actions})
+            out.append(Breach(rule=self.rules.cite(rid), code="unavailable",
+                              message=f"“{action.decl.title}” is not among what it allows now: "
+                                      f"{', '.join(titles)}"))
+        return out
 
     def _open_now(self) -> str:
         titles = sorted({a.decl.title for a, _, _ in offered(self.game, self.state)})
@@ -302,12 +319,14 @@ class Position:
 
     def _perform(self, text: str, action: CompiledAction | None, source: int,
                  values: dict[str, Any], chance: tuple[str, ...] = (),
-                 sampler: random.Random | None = None) -> tuple[MoveRuling, Position | None]:
+                 sampler: random.Random | None = None,
+                 cites: dict[str, None] | None = None) -> tuple[MoveRuling, Position | None]:
         game = self.game
         st = self.state.clone()
         env = Env(game, st)
         env.chance = list(chance)
         env.sampler = sampler
+        env.cites = cites = {} if cites is None else cites  # conditions that held decide too
         try:
             if action is None:
                 if st.turn.actor != st.turn.active:
@@ -325,6 +344,7 @@ class Position:
                 env.vars = {}
                 drain(env)
                 env.action = None
+            env.cites = None
             advance(env)
         except ChanceError as e:
             return self._refuse(text, action, [Breach(
@@ -340,7 +360,7 @@ class Position:
                 message=f"the move was given more chance outcomes than it uses: "
                         f"{' '.join(env.chance)} left over")])
         st.gone.clear()
-        decided = self._decided_by(action, source, values)
+        decided = self._decided_by(action, source, values, cites)
         canonical = self.notation(Move(action.id, tuple(sorted(values.items())),
                                        tuple(env.drawn))) \
             if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
@@ -349,7 +369,8 @@ class Position:
                           ), Position(self.rules, st)
 
     def _decided_by(self, action: CompiledAction | None, source: int,
-                    values: dict[str, Any] | None = None) -> list[RuleCitation]:
+                    values: dict[str, Any] | None = None,
+                    conditions: Iterable[str] = ()) -> list[RuleCitation]:
         game, st = self.game, self.state
         ids: list[str] = []
         step = game.steps[st.turn.step]
@@ -378,6 +399,7 @@ class Position:
                 f.decl.kind == "piece" or None in kinds
                 or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
                 and (not f.actions or action.id in f.actions)]
+        ids += conditions
         out, seen = [], set()
         for rid in ids:
             if rid not in seen:

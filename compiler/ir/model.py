@@ -208,6 +208,8 @@ class Define(Decl):
     params: list[str] = []
     title: str | None = None
     expr: Expr
+    # A `condition`: true or false, and cited by the rulings it helps decide.
+    cited: bool = False
 
 
 class Effect(Decl):

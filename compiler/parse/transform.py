@@ -351,6 +351,11 @@ class ToIR(Transformer):
         return m.Define(id=str(c[0]), params=params, title=title, expr=c[-1],
                         loc=self._loc(meta))
 
+    def condition(self, meta: Meta, c: list[Any]) -> m.Define:
+        d = self.define(meta, c)
+        d.cited = True
+        return d
+
     def effect(self, meta: Meta, c: list[Any]) -> m.Effect:
         params = next((x for x in c[1:-1] if isinstance(x, list)), [])
         title = next((unquote(x) for x in c[1:] if isinstance(x, Token) and x.type == "STRING"),

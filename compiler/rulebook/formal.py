@@ -242,7 +242,8 @@ class Formal:
 
     def d_define(self, d: m.Define, rule: m.Rule) -> list[str]:
         name = d.title.replace("{", "").replace("}", "") if d.title else d.id
-        return [f"**Definition:** {name}."] + self.formula_lines(self.math.define(d))
+        label = "Condition" if d.cited else "Definition"
+        return [f"**{label}:** {name}."] + self.formula_lines(self.math.define(d))
 
     def d_effect(self, d: m.Effect, rule: m.Rule) -> list[str]:
         name = d.title.replace("{", "*").replace("}", "*") if d.title else d.id

@@ -36,7 +36,7 @@ KEYWORDS: tuple[str, ...] = (
     "action", "actions", "add", "after", "also", "among", "and", "any", "apply", "area", "as",
     "at",
     "attribute", "automatic", "by", "chapter", "chapters", "choose", "clear", "closed",
-    "closes", "copies", "counts", "crosses", "dealing", "define", "discard", "draw", "each",
+    "closes", "condition", "copies", "counts", "crosses", "dealing", "define", "discard", "draw", "each",
     "edge",
     "effect", "either", "else",
     "end", "ends", "entering", "enters", "every", "example", "expect", "extends", "face",

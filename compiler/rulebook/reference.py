@@ -879,6 +879,18 @@ CONSTRUCTS: list[Construct] = [
         ''',
         shows=("define", "params"), ir=("Define",)),
     Construct(
+        name="condition", grammar_rule="condition", group=G, context="rule",
+        summary="A definition that is a yes-or-no test a rule decides (a power is "
+                "unlocked, a pawn is shielded). It reads and works like `define`, and "
+                "whenever a move's checks, or what follows from the move, find it true, "
+                "the ruling cites the rule the condition is written in: a rule that "
+                "only changes a test elsewhere is named when it made the difference.",
+        example='''
+            condition shielded(q) "{q} is shielded" = q.owner.gold >= 5
+            forbid pawn q entering s when s is lake and not shielded(q)
+        ''',
+        ir=("Define",)),
+    Construct(
         name="effect", grammar_rule="effect", group=G, context="rule",
         summary="Names a sequence of statements, with parameters, so that rules which end "
                 "the same way from several places (a fight won, or no fight at all) say it "
