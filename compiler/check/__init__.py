@@ -234,9 +234,11 @@ class Checker:
             if len(named) != count or len(set(named)) != count:
                 self.report(d.loc, "structure", f"the teams for {count} players must name "
                             f"{count} different seats, not {len(named)}")
-            elif set(named) != set(seats[:count]):
-                self.report(d.loc, "structure", f"with {count} players the seats are "
-                            f"{', '.join(seats[:count])}; the teams name others")
+            elif len({len(t) for t in teams}) != 1:
+                # The teams take turns (see `Game.team_seating`), which needs equal teams.
+                self.report(d.loc, "structure", f"the teams for {count} players differ in size "
+                            f"({' vs '.join(str(len(t)) for t in teams)}); teams take turns, so "
+                            f"each must have as many players")
 
     def d_supply(self, d: m.SupplyTable) -> None:
         for count, row in d.rows.items():
@@ -250,14 +252,24 @@ class Checker:
     def d_stacks(self, d: m.StacksDecl) -> None:
         for f in d.hiding:
             self.types.check_kind(d.loc, f, ("feature",), "feature")
-        available = len(self.rs.tiles())
+        in_play = {t.id for t in self.rs.tiles()}
+        sizes = {s.id: sum(1 for t in s.tiles if t.id in in_play) for s in self.rs.tilesets}
+        used = [s for s, size in sizes.items() if size]
         for players, count in d.dealt.items():
             if not self.rs.players_min <= players <= self.rs.players_max:
                 self.report(d.loc, "structure", f"tiles dealt for {players} players, outside "
                             f"{self.rs.players_min}-{self.rs.players_max}")
+            sets = d.dealt_from.get(players)
+            for name in sets or ():
+                if not sizes.get(name):
+                    self.report(d.loc, "unknown-name", f"tiles dealt for {players} players from "
+                                f"`{name}`, which is not a tile set this game uses",
+                                hint=did_you_mean(name, used))
+            available = sum(sizes.get(name, 0) for name in sets) if sets else len(in_play)
+            whence = f"the sets {', '.join(sets)} hold" if sets else "the game has"
             if count > available:
                 self.report(d.loc, "structure", f"{count} tiles dealt for {players} players, "
-                            f"but the game has only {available}")
+                            f"but {whence} only {available}")
 
     def d_use_tiles(self, d: m.UseTiles) -> None:
         for t in d.tilesets:
@@ -325,6 +337,10 @@ class Checker:
             self.types.check_kind(ev.loc, ev.kind or "", ("piece",), "piece kind",
                                   extra=("piece",))
             scope = {ev.var or "": "piece", ev.site_var or "": "site"}
+        elif ev.type == "returns":
+            self.types.check_kind(ev.loc, ev.kind or "", ("piece",), "piece kind",
+                                  extra=("piece",))
+            scope = {ev.var or "": "piece"}
         elif ev.target == "step" and ev.step not in self.sy.steps:
             self.report(ev.loc, "unknown-name", f"unknown step `{ev.step}`",
                         hint=did_you_mean(ev.step or "", self.sy.steps))

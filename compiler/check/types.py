@@ -528,6 +528,16 @@ class TypeChecker:
         self.expect(s.amount, scope, "int", "the amount given")
         if scope.get(s.resource) == "kind":
             s.kind_var = True
+        elif s.resource in self.sy.of("piece"):
+            # Pieces change hands between supplies (partners sharing out what came back).
+            if s.source is None:
+                self.report(s.loc, "type", f"pieces come out of a player's supply: say whose, "
+                            f"`give ... {s.resource} from p to q`")
+            for holder in (s.source, s.target):
+                if holder is not None and self.expr(holder, scope) not in ("player", "any"):
+                    self.report(holder.loc, "type", "pieces off the board are held in players' "
+                                "supplies, so both sides of the `give` must be players")
+            return
         elif s.resource in self.sy.families:
             self.report(s.loc, "type", f"`{s.resource}` is a family: give one of its kinds, "
                         f"e.g. a value chosen from `kinds({s.resource})`")

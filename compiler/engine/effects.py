@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine.evaluate import Env, RuleError, _MISSING, _restore, call_scoped, cell_key
+from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, Grant, Pending, Piece, State
 from compiler.ir import nodes as n
 
@@ -159,6 +159,9 @@ class StmtCompiler:
         which = self.expr(n.Name(id=s.resource, ref="var")) if s.kind_var else None
         src_type = s.source.type if s.source is not None else "holder"
         tgt_type = s.target.type
+        if not s.kind_var and game.category(s.resource) == "piece" and source is not None:
+            game.handed_kinds.add(s.resource)
+            return self._hand_over(s.resource, amount, source, target, rule)
 
         def give(env: Env) -> None:
             st = env.state
@@ -187,6 +190,27 @@ class StmtCompiler:
                  to=holder_ref(game, st, tgt, tgt_type),
                  source=holder_ref(game, st, src, src_type))
         return give
+
+    def _hand_over(self, kind: str, amount: Fn, source: Fn, target: Fn, rule: str | None) -> Run:
+        """`give n pawn from p to q`: pieces pass from one player's supply to another's."""
+        game = self.game
+
+        def hand(env: Env) -> None:
+            st = env.state
+            want, src, tgt = amount(env), source(env), target(env)
+            if want is None or want <= 0 or src is None or tgt is None:
+                return
+            got = min(want, st.supply[src].get(kind, 0))
+            if got > 0:
+                st.supply[src][kind] -= got
+                st.supply[tgt][kind] = st.supply[tgt].get(kind, 0) + got
+            short = "" if got == want else f" ({want} due, only {got} left)"
+            note(env, "gave", rule,
+                 f"{game.seat_name(tgt)} receives {got} {game.title(kind, got != 1)} from "
+                 f"{game.seat_name(src)}'s supply{short}",
+                 resource=kind, amount=got, due=want, to=game.seat_id(tgt),
+                 source=game.seat_id(src))
+        return hand
 
     def s_draw(self, s: n.Draw) -> Run:
         game, rule, kinds = self.game, s.rule, list(s.kinds)
@@ -425,6 +449,7 @@ def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
              f"{game.format_site(site)} goes back to the supply",
              piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
         env.events.append(("leaves", {"piece": q, "site": site}))
+        env.events.append(("returns", {"piece": q}))
     rest = stack[:i] + stays
     if rest:
         st.stacks_at[site] = rest
@@ -555,6 +580,11 @@ def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> lis
             if ev.kind != "piece" and not game.is_a(kind, ev.kind or ""):
                 continue
             out.append((trig, {ev.var: data["piece"], ev.site_var: data["site"]}))
+        elif event == "returns":
+            kind = st.piece(data["piece"]).kind
+            if ev.kind != "piece" and not game.is_a(kind, ev.kind or ""):
+                continue
+            out.append((trig, {ev.var: data["piece"]}))
     return out
 
 

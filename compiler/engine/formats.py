@@ -176,6 +176,9 @@ class _Builder:
             if g.seat_index(s, n) != i:
                 self.bad(f"players[{i}].seat", f"seat {s!r} is not seat {i + 1} of this game "
                          f"(seats in order: {', '.join(g.seat_id(k) for k in range(n))})")
+        problem = g.seating_problem(n)
+        if problem:
+            self.bad("players", problem)
         self._tiles(st)
         self._pieces(st, n)
         self._resources(st, n)
@@ -277,12 +280,22 @@ class _Builder:
                 for kind, count in pl.supply.items():
                     if g.category(kind) != "piece":
                         self.bad(f"players[{i}].supply", f"no piece kind {kind!r}")
+                    elif kind in g.handed_kinds:
+                        continue  # partners hand these to each other: counted per team below
                     elif count + on_board[i].get(kind, 0) != setup.get(kind, 0):
                         self.bad(f"players[{i}].supply.{kind}",
                                  f"{count} in supply and {on_board[i].get(kind, 0)} on the board "
                                  f"make {count + on_board[i].get(kind, 0)}; the game gives "
                                  f"{setup.get(kind, 0)}")
                 st.supply[i] = {k: v for k, v in pl.supply.items()}
+        for kind in sorted(g.handed_kinds):
+            for team in dict.fromkeys(g.team_of(n, i) or (i,) for i in range(n)):
+                held = sum(st.supply[i].get(kind, 0) + on_board[i].get(kind, 0) for i in team)
+                if held != setup.get(kind, 0) * len(team):
+                    names = " and ".join(g.seat_id(i) for i in team)
+                    self.bad(f"players[{team[0]}].supply.{kind}",
+                             f"{names} have {held} {g.title(kind, held != 1)} in supply and on the "
+                             f"board; the game gives {setup.get(kind, 0) * len(team)}")
 
     def _resources(self, st: State, n: int) -> None:
         g = self.game

@@ -38,6 +38,8 @@ class Game:
         lattice_name = next((d.name for d in decls if isinstance(d, m.LatticeDecl)), "triangle")
         self.lattice: Lattice = LATTICES[lattice_name]
         self.catalogue = Catalogue(ruleset.tiles(), self.lattice)
+        # Which tile set each tile comes from, for stacks dealt from some sets only.
+        self.tile_set: dict[str, str] = {t.id: s.id for s in ruleset.tilesets for t in s.tiles}
         match = next((d for d in decls if isinstance(d, m.MatchDecl)), None)
         self.match = Matcher(match.same if match else True, match.pairs if match else ())
         self.kinds: dict[str, tuple[str, Any]] = {}
@@ -89,6 +91,8 @@ class Game:
             d.target: (d.shape, d.color) for d in decls if isinstance(d, m.Look)}
         self.rules = ruleset.rule_index()
 
+        # Piece kinds the rules hand from one player's supply to another's (`give`).
+        self.handed_kinds: set[str] = set()
         self.expr = ExprCompiler(self)
         self.stmt = StmtCompiler(self)
         self.defines: dict[str, tuple[Fn, list[str]]] = {}
@@ -118,6 +122,7 @@ class Game:
         self.end_cond: Fn | None = self.expr(end.cond) if end else None
         winner = next((d for d in decls if isinstance(d, m.WinnerDecl)), None)
         self.winner_rule = winner.rule if winner else None
+        self.winner_terms: list[m.Tiebreak] = list(winner.order) if winner else []
         self.winner_order: list[tuple[str, Fn]] = (
             [(t.direction, self.expr(t.expr)) for t in winner.order] if winner else [])
 
@@ -193,6 +198,48 @@ class Game:
                     found = [self.seat_index(s, players) for s in team]
                     return tuple(sorted(i for i in found if i is not None))
         return (player,)
+
+    def team_seating(self, players: int) -> tuple[str, ...] | None:
+        """The seats of a team game in playing order, or None without teams for `players`.
+
+        Teams take turns: the first seat of each team in the order the row
+        lists them, then the second seat of each, and so on.
+        """
+        row = self.teams_decl.rows.get(players) if self.teams_decl else None
+        if not row:
+            return None
+        longest = max(len(team) for team in row)
+        return tuple(team[i] for i in range(longest) for team in row if i < len(team))
+
+    def seating_problem(self, players: int) -> str | None:
+        """Why the table's seats cannot play this team game, or None when they can.
+
+        Every seat must belong to one of the teams declared for this number of
+        players, and the teams must take turns: seats that far apart in playing
+        order (as many seats as there are teams) are partners.
+        """
+        row = self.teams_decl.rows.get(players) if self.teams_decl else None
+        if not row:
+            return None
+        team_of = {s: i for i, team in enumerate(row) for s in team}
+        seats = [self.seat_id(i) for i in range(players)]
+        teams = " against ".join(" and ".join(team) for team in row)
+        order = f"the teams are {teams}, seated in turn: {', '.join(self.team_seating(players) or ())}"
+        strays = [s for s in seats if s not in team_of]
+        if strays:
+            return f"{strays[0]} has no team in a game of {players} ({order})"
+        period = len(row)
+        for i in range(period):
+            for j in range(i):
+                if team_of[seats[i]] == team_of[seats[j]]:
+                    return (f"seats {j + 1} and {i + 1} ({seats[j]}, {seats[i]}) are partners, "
+                            f"but the teams take turns ({order})")
+        for i in range(period, players):
+            j = i - period
+            if team_of[seats[i]] != team_of[seats[j]]:
+                return (f"seats {j + 1} and {i + 1} ({seats[j]}, {seats[i]}) must be partners, "
+                        f"so that the teams take turns ({order})")
+        return None
 
     def seat_name(self, player: int) -> str:
         if player < len(self.seats):

@@ -93,6 +93,9 @@ class Rules:
     def start(self, players: int, seed: int | None = None,
               stacks: list[list[str]] | None = None,
               seats: list[str] | None = None) -> Position:
+        if seats is None and self.seating is None:
+            # A team game seats its teams in turn by default (see `Game.team_seating`).
+            seats = list(self.game.team_seating(players) or ()) or None
         rules = self.seated(seats) if seats else self
         return Position.start(rules, players, seed, stacks)
 
@@ -119,6 +122,9 @@ class Position:
         if not rs.players_min <= players <= rs.players_max:
             raise ValueError(f"{rs.title or rs.id} is for {rs.players_min} to {rs.players_max} "
                              f"players, not {players}")
+        problem = game.seating_problem(players)
+        if problem:
+            raise ValueError(problem)
         st = State(players)
         row = game.supply_table.rows.get(players, {}) if game.supply_table else {}
         st.supply = [dict(row) for _ in range(players)]
@@ -128,6 +134,9 @@ class Position:
         if stacks is None:
             cards = sorted(game.catalogue.card_faces)
             random.Random(seed).shuffle(cards)
+            sets = game.stacks_decl.dealt_from.get(players) if game.stacks_decl else None
+            if sets:  # only these sets' tiles are shuffled in (one box of two, say)
+                cards = [c for c in cards if game.tile_set.get(c) in sets]
             dealt = game.stacks_decl.dealt.get(players) if game.stacks_decl else None
             if dealt is not None:
                 cards = cards[:dealt]  # the rest stay in the box
@@ -243,6 +252,14 @@ class Position:
             return self._refuse(text, None, [Breach(rule=None, code="notation", message=str(e))])
         step = game.steps[st.turn.step]
         if move.action == "pass":
+            forced = [g for g in st.turn.grants if g.must and
+                      (st.turn.active if g.player is None else g.player) == st.turn.actor]
+            if forced and next(legal(game, st), None) is not None:
+                said = " or ".join(game.actions[a].decl.title for a in forced[0].actions)
+                return self._refuse(text, None, [Breach(
+                    rule=self.rules.cite(forced[0].rule), code="must-act",
+                    message=f"{game.seat_name(st.turn.actor)} must first {said}: "
+                            f"this choice cannot be declined")])
             if must_act(game, st) and next(legal(game, st), None) is not None:
                 return self._refuse(text, None, [Breach(
                     rule=self.rules.cite(step.rule), code="must-act",

@@ -105,7 +105,7 @@ def start_of(rules: Rules, rec: Record) -> Position:
         stacks = [part.split() for part in tags["Stacks"].split("|")]
     seed = int(tags["Seed"]) if tags.get("Seed", "").isdigit() else None
     try:
-        return rules.start(len(seats), seed=seed, stacks=stacks)
+        return rules.start(len(seats), seed=seed, stacks=stacks, seats=seats)
     except ValueError as e:
         raise _error(rec, 1, 1, "header", str(e)) from None
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from compiler.engine.actions import CompiledAction, candidates
 from compiler.engine.effects import drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env
+from compiler.engine.standings import Standings
 from compiler.engine.state import State
 
 if TYPE_CHECKING:
@@ -201,27 +202,13 @@ def end_game(env: Env) -> None:
     _moment(env, "end", "game", None)
     st = env.state
     st.finished = True
-    st.winners = winners(game, st)
-    names = ", ".join(game.seat_name(w) for w in st.winners)
-    note(env, "winner", game.winner_rule,
-         f"{names} win{'s' if len(st.winners) == 1 else ''} with "
-         f"{st.player_res[st.winners[0]].get(game.score, 0)} {game.title(game.score, True)}",
+    # Nothing is left to decide once the game is over (the clearing of the
+    # board may have offered choices that no longer matter).
+    st.turn = st.turn.but(grants=(), pending=())
+    standings = Standings(game, st)
+    st.winners = standings.winners()
+    note(env, "winner", game.winner_rule, standings.note(),
          winners=[game.seat_id(w) for w in st.winners])
-
-
-def winners(game: Game, st: State) -> tuple[int, ...]:
-    env = Env(game, st)
-
-    def key(p: int) -> tuple[int, ...]:
-        env.vars = {"it": p}
-        return tuple((f(env) or 0) * (1 if d == "most" else -1) for d, f in game.winner_order)
-
-    if not game.winner_order:
-        keys = {p: (st.player_res[p].get(game.score, 0),) for p in range(st.players)}
-    else:
-        keys = {p: key(p) for p in range(st.players)}
-    best = max(keys.values())
-    return tuple(p for p in range(st.players) if keys[p] == best)
 
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:

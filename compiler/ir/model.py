@@ -125,6 +125,7 @@ class StacksDecl(Decl):
     count: int
     hiding: list[str] = []
     dealt: dict[int, int] = {}  # players -> tiles dealt into the stacks (else all)
+    dealt_from: dict[int, list[str]] = {}  # players -> the tile sets dealt from (else all used)
 
 
 class FirstTileDecl(Decl):
@@ -185,7 +186,7 @@ class Forbid(Decl):
 
 
 class Event(Node):
-    type: Literal["closes", "laid", "enters", "leaves", "moment"]
+    type: Literal["closes", "laid", "enters", "leaves", "returns", "moment"]
     kind: str | None = None  # area kind / piece kind ("area", "piece": any)
     var: str | None = None
     site_var: str | None = None

@@ -286,14 +286,17 @@ class ToIR(Transformer):
 
     def stacks_decl(self, meta: Meta, c: list[Any]) -> m.StacksDecl:
         hiding = next((x for x in c[1:] if isinstance(x, list)), [])
-        dealt = next((x for x in c[1:] if isinstance(x, dict)), {})
-        return m.StacksDecl(count=int(c[0]), hiding=hiding, dealt=dealt, loc=self._loc(meta))
+        rows = next((x for x in c[1:] if isinstance(x, tuple)), ())
+        dealt = {players: count for players, count, _ in rows}
+        dealt_from = {players: sets for players, _, sets in rows if sets}
+        return m.StacksDecl(count=int(c[0]), hiding=hiding, dealt=dealt, dealt_from=dealt_from,
+                            loc=self._loc(meta))
 
-    def dealing(self, meta: Meta, c: list[Any]) -> dict[int, int]:
-        return dict(c)
+    def dealing(self, meta: Meta, c: list[Any]) -> tuple[tuple[int, int, list[str]], ...]:
+        return tuple(c)
 
-    def deal_row(self, meta: Meta, c: list[Any]) -> tuple[int, int]:
-        return (int(c[0]), int(c[1]))
+    def deal_row(self, meta: Meta, c: list[Any]) -> tuple[int, int, list[str]]:
+        return (int(c[0]), int(c[1]), [str(x) for x in c[2:]])
 
     def copies(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("copies", (str(c[0]), unquote(c[1])))
@@ -457,6 +460,9 @@ class ToIR(Transformer):
     def leaves_event(self, meta: Meta, c: list[Any]) -> m.Event:
         return m.Event(type="leaves", kind=str(c[0]), var=str(c[1]), site_var=str(c[2]),
                        loc=self._loc(meta))
+
+    def returns_event(self, meta: Meta, c: list[Any]) -> m.Event:
+        return m.Event(type="returns", kind=str(c[0]), var=str(c[1]), loc=self._loc(meta))
 
     def where(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("where", c[0])

@@ -143,7 +143,16 @@ class Formal:
         if d.hiding:
             hide = " No tile shows a face with " + " or ".join(
                 article(self.vocab.one(f)) for f in d.hiding) + " on top."
-        return [f"The tiles are shuffled into {d.count} stacks.{hide}"]
+        out = [f"The tiles are shuffled into {d.count} stacks.{hide}"]
+        if d.dealt:
+            out.append("")
+        for players, count in sorted(d.dealt.items()):
+            sets = [self.tilesets[t].title if t in self.tilesets else t
+                    for t in d.dealt_from.get(players, [])]
+            whence = f" from {' and '.join(sets)}" if sets else ""
+            out.append(f"- with {players} players, {count} tiles are dealt{whence}; "
+                       f"the rest stay in the box")
+        return out
 
     def d_first_tile(self, d: m.FirstTileDecl, rule: m.Rule) -> list[str]:
         return [f"The first tile is laid at position {d.cell[0]},{d.cell[1]}."]
@@ -201,6 +210,9 @@ class Formal:
         elif ev.type in ("enters", "leaves"):
             what = "a piece" if ev.kind == "piece" else article(self.vocab.one(ev.kind or ""))
             head = f"When {what} *{ev.var}* {ev.type} a site *{ev.site_var}*"
+        elif ev.type == "returns":
+            what = "a piece" if ev.kind == "piece" else article(self.vocab.one(ev.kind or ""))
+            head = f"When {what} *{ev.var}* goes back to its owner's supply"
         else:
             target = {"game": "the game", "turn": "a turn"}.get(ev.target or "", "")
             if ev.target == "step":

@@ -45,7 +45,7 @@ KEYWORDS: tuple[str, ...] = (
     "lattice", "lay", "leaves", "legal", "let", "limit", "look", "match", "may", "most",
     "move", "must", "no", "not", "notation", "of", "on", "one", "open", "or", "per",
     "piece", "place", "placed", "play", "players", "plural", "pool", "question", "reason",
-    "remove", "replace", "require", "reset", "resource", "return", "rotation", "rule",
+    "remove", "replace", "require", "reset", "resource", "return", "returns", "rotation", "rule",
     "ruleset", "ruling", "same", "score", "seats", "set", "settles", "some", "source",
     "stack", "stacks", "start", "step", "subtitle", "suffix", "supply", "teams", "term",
     "text", "then", "tile", "tiles", "title", "to", "turn", "unlimited", "use", "version",

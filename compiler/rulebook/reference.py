@@ -522,8 +522,10 @@ CONSTRUCTS: list[Construct] = [
         name="teams", grammar_rule="teams_decl", group=B, context="rule",
         also=("team_row", "team"),
         summary="Partnerships, by number of players: the seats of each team, teams separated "
-                "by `vs`. `allies(p)` is p with their partners and `captain(p)` the first seat "
-                "of p's team, which holds what the team holds.",
+                "by `vs`. The teams take turns: a game seats the first seat of each team, "
+                "then the second of each, and so on, and a table seated otherwise is refused. "
+                "`allies(p)` is p with their partners and `captain(p)` the first seat of p's "
+                "team, a label for what the team holds.",
         example='''
             teams by players {
                 4: red green vs blue white
@@ -539,8 +541,9 @@ CONSTRUCTS: list[Construct] = [
         also=("hiding", "dealing", "deal_row"),
         summary="How many face-down stacks the tiles are shuffled into; `hiding` turns faces "
                 "with the named features down, and `dealing` deals only part of the tiles "
+                "(with `from`, only those of the named tile sets: one box of two) "
                 "for some numbers of players.",
-        example="stacks 2 hiding well dealing by players { 2: 2  3: 3  4: 3 }",
+        example="stacks 2 hiding well dealing by players { 2: 2 from base  3: 3  4: 3 }",
         shows=("stacks_decl", "hiding", "dealing", "deal_row"), ir=("StacksDecl",),
         replaces=("stacks",)),
     Construct(
@@ -666,11 +669,14 @@ CONSTRUCTS: list[Construct] = [
         also=("from_holder",),
         summary="Moves an amount of a resource to a player, an area or the pool; from the pool "
                 "unless `from` names the holder. When the source runs short, only what it "
-                "holds moves.",
+                "holds moves. Given a piece kind, it hands pieces from one player's supply to "
+                "another's (`from` is then required): partners sharing out what came back.",
         example='''
             give 2 points to me
             choose a from lake where it.keeper == me
             give 1 gold from a to me
+            choose p from players where it != me
+            give 1 pawn from me to p
         ''',
         shows=("give", "from_holder"), ir=("Give",)),
     Construct(
@@ -823,6 +829,17 @@ CONSTRUCTS: list[Construct] = [
             }
         ''',
         shows=("when_trigger", "leaves_event"), ir=("Trigger", "Event")),
+    Construct(
+        name="when … returns", grammar_rule="trigger", group=G, context="rule",
+        also=("event",),
+        summary="Runs after a piece goes back to its owner's supply, however it left the board "
+                "(unlike `leaves`, which a move raises too); the piece is the variable.",
+        example='''
+            when pawn p returns {
+                give 1 gold to p.owner
+            }
+        ''',
+        shows=("when_trigger", "returns_event"), ir=("Trigger", "Event")),
     Construct(
         name="when tile … laid", grammar_rule="trigger", group=G, context="rule",
         also=("event",),
