@@ -357,14 +357,14 @@ def replay(ruleset: str, record: str,
     except RecordError as e:
         _fail(str(e))
     if as_json:
-        print(from_state(rules, pos.state).model_dump_json(indent=2, exclude_none=True))
+        print(from_state(pos.rules, pos.state).model_dump_json(indent=2, exclude_none=True))
         return
     s = pos.situation()
     state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{len(pos.state.board)} tiles on the board; {state}")
     table = Table("seat", "score", *[k.id for k in rules.game.piece_kinds], title="Scores")
     for i in range(pos.state.players):
-        seat = rules.game.seat_id(i)
+        seat = pos.game.seat_id(i)  # the record's seats, which may not be the first ones
         table.add_row(seat + (" (winner)" if seat in pos.winners() else ""), str(s.scores[seat]),
                       *[str(pos.state.supply[i].get(k.id, 0)) for k in rules.game.piece_kinds])
     out.print(table)

@@ -260,14 +260,17 @@ class Checker:
                 self.report(d.loc, "structure", f"tiles dealt for {players} players, outside "
                             f"{self.rs.players_min}-{self.rs.players_max}")
             sets = d.dealt_from.get(players)
-            for name in sets or ():
-                if not sizes.get(name):
-                    self.report(d.loc, "unknown-name", f"tiles dealt for {players} players from "
-                                f"`{name}`, which is not a tile set this game uses",
-                                hint=did_you_mean(name, used))
+            unknown = [name for name in sets or () if not sizes.get(name)]
+            for name in unknown:
+                self.report(d.loc, "unknown-name", f"tiles dealt for {players} players from "
+                            f"`{name}`, which is not a tile set this game uses",
+                            hint=did_you_mean(name, used))
             available = sum(sizes.get(name, 0) for name in sets) if sets else len(in_play)
-            whence = f"the sets {', '.join(sets)} hold" if sets else "the game has"
-            if count > available:
+            if not sets:
+                whence = "the game has"
+            else:
+                whence = " and ".join(sets) + (" hold" if len(sets) > 1 else " holds")
+            if count > available and not unknown:
                 self.report(d.loc, "structure", f"{count} tiles dealt for {players} players, "
                             f"but {whence} only {available}")
 

@@ -17,7 +17,7 @@ def random_game(rules: Rules, players: int, seed: int,
                 max_decisions: int = 10_000) -> tuple[Position, History]:
     pos = rules.start(players, seed=seed)
     stacks = [[c for c in reversed(s) if c is not None] for s in pos.state.stacks]
-    seats = [rules.game.seat_id(i) for i in range(players)]
+    seats = [pos.game.seat_id(i) for i in range(players)]
     history = History(start=pos, seats=seats, stacks=stacks, seed=seed)
     rng = random.Random(seed)
     for _ in range(max_decisions):
