@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.engine.formats import PositionError, PositionModel, position_from_model
+from compiler.engine.formats import PositionError, PositionModel, from_state, position_from_model
 from compiler.engine.position import Rules
 from compiler.engine.random_play import random_game
 from compiler.engine.records import parse_record, replay, write_record
@@ -113,6 +113,10 @@ def test_random_two_against_two_against_two_games_keep_every_team_piece(
             assert all(st.supply[p][kind] <= 9 for p in team)
     again = replay(teams, parse_record(write_record(history, final)))
     assert again.scores() == final.scores() and again.winners() == final.winners()
+    for _, pos, _ in history.moves[::15]:  # every position reads back from its JSON
+        model = from_state(pos.rules, pos.state)
+        back = position_from_model(teams, PositionModel.model_validate_json(model.model_dump_json()))
+        assert from_state(back.rules, back.state) == model
     assert len(set(final.winners())) in (2, 4, 6)  # whole teams win
 
 
@@ -162,3 +166,24 @@ def test_handing_pieces_needs_a_giver(tmp_path) -> None:
         }
     ''')
     assert "pieces come out of a player's supply: say whose" in msg
+
+
+def test_a_space_station_on_a_partners_research_station_reads_back(teams: Rules) -> None:
+    model = PositionModel.model_validate({
+        "ruleset": "trian_teams",
+        "players": [{"seat": s} for s in ("quuylto", "xemh", "khaarquar", "borfnaree")],
+        "turn": {"number": 23, "player": "khaarquar", "step": "action", "placed": "3,0"},
+        "tiles": [{"at": "0,0", "tile": "t01", "face": "b"},
+                  {"at": "1,0", "tile": "t05", "face": "b", "rotation": 1},
+                  {"at": "2,0", "tile": "t10", "face": "a", "rotation": 2},
+                  {"at": "3,0", "tile": "t68", "face": "a", "rotation": 2}],
+        "pieces": [{"kind": "emissary", "owner": "quuylto", "at": "1,0:nebula"},
+                   {"kind": "station", "owner": "quuylto", "at": "1,0:nebula"}],
+        "areas": [{"at": "0,0:nebula", "attributes": {"controller": "khaarquar",
+                                                      "settled": True}}]})
+    after = position_from_model(teams, model).apply("upgrade station@1,0:nebula")
+    saved = from_state(after.rules, after.state)
+    back = position_from_model(teams, PositionModel.model_validate_json(saved.model_dump_json()))
+    assert from_state(back.rules, back.state) == saved
+    assert [(p.kind, back.game.seat_id(p.owner)) for p in back.state.pieces.values()] == [
+        ("emissary", "quuylto"), ("station", "quuylto"), ("base", "khaarquar")]

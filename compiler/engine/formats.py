@@ -259,8 +259,11 @@ class _Builder:
             stack = st.stack_of(site)
             if below_kind is not None:
                 top = st.pieces[stack[-1]] if stack else None
-                if top is None or not g.is_a(top.kind, below_kind) or top.owner != owner:
-                    self.bad(path, f"a {g.title(p.kind)} stands only on its owner's "
+                # Partners build on each other's pieces (a team game); others never do.
+                team = g.team_of(n, owner) or (owner,)
+                if top is None or not g.is_a(top.kind, below_kind) or top.owner not in team:
+                    whose = "its owner's" if len(team) == 1 else "its owner's or a partner's"
+                    self.bad(path, f"a {g.title(p.kind)} stands only on {whose} "
                                    f"{g.title(below_kind)}; list that first")
             put(st, p.kind, owner, site)
             on_board[owner][p.kind] = on_board[owner].get(p.kind, 0) + 1
