@@ -154,6 +154,15 @@ class Formal:
                        f"the rest stay in the box")
         return out
 
+    def d_teams(self, d: m.TeamsDecl, rule: m.Rule) -> list[str]:
+        names = {s.id: s.name for s in self.rs.seats}
+        out = ["The teams, which take turns (the first player of each team, then the second "
+               "of each, and so on):", ""]
+        for count, teams in sorted(d.rows.items()):
+            sides = [" and ".join(names.get(s, s) for s in team) for team in teams]
+            out.append(f"- with {count} players: {' against '.join(sides)}")
+        return out
+
     def d_first_tile(self, d: m.FirstTileDecl, rule: m.Rule) -> list[str]:
         return [f"The first tile is laid at position {d.cell[0]},{d.cell[1]}."]
 
