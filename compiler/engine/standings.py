@@ -3,10 +3,10 @@
 The winner is found by the ruleset's `winner` measures in order, each a tie-break
 for the one before. The note says what the winners scored on the first measure
 and, when that was a tie, which later measure broke it and by how much, so a
-table can check it: "Quuylto tied with Xemh on 46 victory points; Quuylto wins
-on most space stations left in supply (3 against 2)". Sides are teams when the
-ruleset has them for this number of players, players otherwise; the words for a
-measure come from the ruleset (resource and piece names, a definition's title).
+table can check it: "Red tied with Blue on 46 points; Red wins on most towers
+left in supply (3 against 2)". Sides are teams when the ruleset has them for this
+number of players, players otherwise; the words for a measure come from the
+ruleset (resource and piece names, a definition's title).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class Measure:
 
     direction: str          # "most" or "fewest"
     expr: Any               # the IR expression, in terms of `it` (each player)
-    plain: str | None       # "victory points": words that follow a number, if any
+    plain: str | None       # "points": words that follow a number, if any
     title: str | None       # "the points of {who}'s team": a definition's title
 
 
@@ -77,7 +77,7 @@ def _supplies(e: Any) -> list[str]:
 
 
 def _count(game: Game, words: str, value: Any) -> str:
-    """"1 victory point", "46 victory points": singular and plural are the ruleset's."""
+    """"1 point", "46 points": singular and plural are the ruleset's."""
     if value == 1:
         for cat, decl in game.kinds.values():
             plural = decl.plural or decl.title + "s"
@@ -174,7 +174,7 @@ class Standings:
         return ", and with ".join(labels)
 
     def _value(self, measure: Measure, value: Any, who: int | str) -> str:
-        """"46 victory points"; "the points of Quuylto's team: 15"."""
+        """"46 points"; "the points of Red's team: 15"."""
         if measure.plain is not None:
             return _count(self.game, measure.plain, value)
         if measure.title is not None:
@@ -182,7 +182,7 @@ class Standings:
         return f"{value}"
 
     def _noun(self, measure: Measure) -> str:
-        """"most space stations left in supply": the measure that broke the tie."""
+        """"most towers left in supply": the measure that broke the tie."""
         if measure.plain is not None:
             return f"{measure.direction} {measure.plain}"
         if measure.title is not None:
