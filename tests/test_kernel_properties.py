@@ -7,7 +7,9 @@
   from scratch, after every tile of random legal boards.
 - Movement: passing a barrier never reaches less than stopping at it; flying
   over the board (`hop`) reaches at least what any walk reaches in as many
-  steps; table distance is symmetric.
+  steps; table distance is symmetric; one step through an area is symmetric
+  part by part (two ships see each other or neither does), and a walk told
+  by tile is the walk told by segment, tile by tile.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from compiler.engine.position import Rules
 from compiler.kernel.areas import AreaMap, recompute
 from compiler.kernel.lattice import LATTICES, SquareLattice, TriangleLattice
-from compiler.kernel.tiles import Frontier, fits_labels, hop, placements, walk
+from compiler.kernel.tiles import Frontier, fits_labels, hop, placements, walk, walk_segments
 
 cells = st.tuples(st.integers(-50, 50), st.integers(-50, 50))
 
@@ -190,3 +192,27 @@ def test_table_distance_is_symmetric(seed: int) -> None:
     for a in board:
         for b, d in far[a].items():
             assert far[b][a] == d
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_one_step_through_outer_space_is_seen_from_both_sides(seed: int) -> None:
+    """Part B is one step from part A exactly when A is one step from B: sight is mutual."""
+    from compiler.load import load_ruleset
+    from tests.conftest import DELUXE
+    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    game = rules.game
+    board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 30)}
+    everywhere = frozenset(board)
+    near = {}
+    for cell, (card, face, _) in board.items():
+        for seg in game.catalogue.faces[(card, face)].segments:
+            if seg.kind == "space":
+                near[(cell, seg.index)] = walk_segments(
+                    game.lattice, board, game.catalogue, cell, [seg.index], "space", 1, everywhere)
+    for a, seen in near.items():
+        for b in seen:
+            assert a in near[b]
+        told_by_tile = walk(game.lattice, board, game.catalogue, a[0], [a[1]], "space", 1,
+                            everywhere)
+        assert set(told_by_tile) == {cell for cell, _ in seen}

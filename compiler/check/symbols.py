@@ -35,7 +35,8 @@ AREA_KERNEL_ATTRS = {"closed": "bool"}
 
 FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
              "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds", "held",
-             "clockwise", "first", "around", "reach_across", "hops", "nearest")
+             "clockwise", "first", "around", "reach_across", "reach_sites", "reach_sites_across",
+             "hops", "nearest")
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 

@@ -317,26 +317,45 @@ class TypeChecker:
 
     def f_reach(self, node: n.Call, scope: Scope) -> str:
         """`reach(site, steps, through, kind[, halting])`: tiles a piece at `site` can get to."""
+        return self._reach(node, scope, "reach", "set:tile")
+
+    def f_reach_sites(self, node: n.Call, scope: Scope) -> str:
+        """`reach_sites(site, steps, through, kind[, halting])`: `reach`, told by site."""
+        return self._reach(node, scope, "reach_sites", "set:site")
+
+    def _reach(self, node: n.Call, scope: Scope, name: str, result: str) -> str:
         if len(node.args) not in (4, 5):
-            self.report(node.loc, "arity", f"`reach` takes 4 or 5 arguments, {len(node.args)} given")
-            return "set:tile"
-        self.expect(node.args[0], scope, "site", "the first argument of `reach`")
-        self.expect(node.args[1], scope, "int", "the number of moves, in `reach`")
-        self.expect(node.args[2], scope, "set:tile", "the tiles `reach` may enter")
-        self.kind_name(node.args[3], ("area",), "the fourth argument of `reach`")
+            self.report(node.loc, "arity",
+                        f"`{name}` takes 4 or 5 arguments, {len(node.args)} given")
+            return result
+        self.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
+        self.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
+        self.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
+        self.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
         if len(node.args) == 5:
-            self.expect(node.args[4], scope, "set:tile", "the tiles that stop a piece, in `reach`")
-        return "set:tile"
+            got = self.expr(node.args[4], scope)
+            if got not in ("set:tile", "set:site", "any"):
+                self.report(node.args[4].loc, "type",
+                            f"what stops a piece, in `{name}`, is tiles or sites, "
+                            f"but this is {words(got)}")
+        return result
 
     def f_reach_across(self, node: n.Call, scope: Scope) -> str:
         """`reach_across(site, steps, through, kind, barrier)`: `reach` passing a barrier feature."""
+        return self._reach_across(node, scope, "reach_across", "set:tile")
+
+    def f_reach_sites_across(self, node: n.Call, scope: Scope) -> str:
+        """`reach_sites_across(site, steps, through, kind, barrier)`: told by site."""
+        return self._reach_across(node, scope, "reach_sites_across", "set:site")
+
+    def _reach_across(self, node: n.Call, scope: Scope, name: str, result: str) -> str:
         if self._arity(node, 5):
-            self.expect(node.args[0], scope, "site", "the first argument of `reach_across`")
-            self.expect(node.args[1], scope, "int", "the number of moves, in `reach_across`")
-            self.expect(node.args[2], scope, "set:tile", "the tiles `reach_across` may enter")
-            self.kind_name(node.args[3], ("area",), "the fourth argument of `reach_across`")
-            self.kind_name(node.args[4], ("feature",), "the barrier `reach_across` passes")
-        return "set:tile"
+            self.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
+            self.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
+            self.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
+            self.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
+            self.kind_name(node.args[4], ("feature",), f"the barrier `{name}` passes")
+        return result
 
     def f_hops(self, node: n.Call, scope: Scope) -> str:
         """`hops(tile, steps, through)`: tiles within some edge steps, whatever they show."""
@@ -391,7 +410,7 @@ class TypeChecker:
         elem = element(src)
         if node.within is not None:
             t = self.expr(node.within, scope)
-            ok = {"piece": ("tile", "set:tile", "area", "site"),
+            ok = {"piece": ("tile", "set:tile", "area", "site", "set:site"),
                   "site": ("tile", "set:tile", "area"),
                   "tile": ("area", "set:tile"),
                   "area": ("tile",)}.get(elem, ())

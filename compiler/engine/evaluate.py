@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import hop, placements, walk
+from compiler.kernel.tiles import hop, placements, walk, walk_segments
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -223,6 +223,9 @@ class ExprCompiler:
                         ps = [p for p in ps if game.site_area(st, (p.cell, p.site)) == w]
                     elif within_type == "site":
                         ps = [p for p in ps if (p.cell, p.site) == w]
+                    elif within_type == "set:site":
+                        at = set(w)
+                        ps = [p for p in ps if (p.cell, p.site) in at]
                 return tuple(p.id for p in ps)
             return pieces
         if category in ("feature", "site"):
@@ -700,13 +703,39 @@ class ExprCompiler:
         """`reach` for a piece that passes one kind of barrier feature."""
         return self._reach(node, across=node.args[4].id)  # type: ignore[attr-defined]
 
+    def f_reach_sites(self, node: n.Call) -> Fn:
+        """`reach`, told by site: only the parts of each tile the piece gets into."""
+        return self._reach(node, halting=node.args[4] if len(node.args) > 4 else None,
+                           sites=True)
+
+    def f_reach_sites_across(self, node: n.Call) -> Fn:
+        """`reach_across`, told by site."""
+        return self._reach(node, across=node.args[4].id, sites=True)  # type: ignore[attr-defined]
+
     def _reach(self, node: n.Call, halting: n.Expr | None = None,
-               across: str | None = None) -> Fn:
+               across: str | None = None, sites: bool = False) -> Fn:
+        """Where a piece at a site gets to through one kind of area: tiles, or sites.
+
+        The walk goes segment by segment (`walk_segments`), so a barrier that
+        splits a tile stops it there; told by tile, a tile counts once any of
+        its segments is reached; told by site, only the sites near the
+        segments reached count (`sites_near`). What stops the piece may be
+        given as tiles or as sites: a site stops it in the segment it lies in.
+        """
         site_f, steps_f, through_f = (self(a) for a in node.args[:3])
         kind = node.args[3].id  # type: ignore[attr-defined]
         halting_f = self(halting) if halting is not None else None
+        halting_sites = halting is not None and halting.type == "set:site"
         barriers = frozenset([across]) if across else frozenset()
         game = self.game
+        faces = game.catalogue.faces
+
+        def segment_of(board: Any, site: Any) -> tuple[Any, int] | None:
+            placed = board.get(site[0])
+            if placed is None:
+                return None
+            info = faces[(placed[0], placed[1])].sites.get(site[1])
+            return None if info is None else (site[0], info.segment)
 
         def reach(env: Env) -> tuple[Any, ...]:
             site = site_f(env)
@@ -715,20 +744,33 @@ class ExprCompiler:
             cell, name = site
             st = env.state
             card, face, _ = st.board[cell]
-            info = game.catalogue.faces[(card, face)]
+            info = faces[(card, face)]
             own = info.segments[info.sites[name].segment]
             # Travel in the `kind` segments the site lies in or touches.
             starts = [s.index for s in info.segments if s.kind == kind and
                       (s.index == own.index or set(s.edges) & set(own.edges))]
+            stop = frozenset(halting_f(env)) if halting_f else frozenset()
+            stop_at: frozenset[Any] = frozenset()
+            if halting_sites:
+                stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
+                stop = frozenset()
             args = (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
-                    frozenset(halting_f(env)) if halting_f else frozenset(), barriers)
+                    stop, barriers, stop_at)
             memo = env.memo
-            if memo is not None and ("reach", args) in memo:
-                return memo[("reach", args)]
-            found = walk(game.lattice, st.board, game.catalogue, *args)
-            result = tuple(sorted(found, key=cell_key))
+            key = ("reach_sites" if sites else "reach", args)
+            if memo is not None and key in memo:
+                return memo[key]
+            if sites:
+                found = walk_segments(game.lattice, st.board, game.catalogue, *args)
+                result: tuple[Any, ...] = tuple(dict.fromkeys(
+                    (c, name)
+                    for c, seg in sorted(found, key=lambda k: (cell_key(k[0]), k[1]))
+                    for name in faces[st.board[c][:2]].near[seg]))
+            else:
+                result = tuple(sorted(walk(game.lattice, st.board, game.catalogue, *args),
+                                      key=cell_key))
             if memo is not None:
-                memo[("reach", args)] = result
+                memo[key] = result
             return result
         return reach
 

@@ -288,18 +288,8 @@ class English:
             return f"the tiles sharing an edge or a corner with {self(args[0])}"
         if f == "neighbours":
             return f"the tiles sharing an edge with {self(args[0])}"
-        if f == "reach":
-            kind = args[3].id  # type: ignore[attr-defined]
-            said = (f"the tiles reachable from {self(args[0])} in at most {self(args[1])} moves "
-                    f"through {self.v.many(kind)}, entering only {self.collection(args[2])}")
-            if len(args) > 4:
-                said += f" and stopping on entering {self.collection(args[4])}"
-            return said
-        if f == "reach_across":
-            kind, barrier = args[3].id, args[4].id  # type: ignore[attr-defined]
-            return (f"the tiles reachable from {self(args[0])} in at most {self(args[1])} moves "
-                    f"through {self.v.many(kind)}, passing {self.v.many(barrier)}, entering "
-                    f"only {self.collection(args[2])}")
+        if f in ("reach", "reach_sites", "reach_across", "reach_sites_across"):
+            return self._reach(f, args)
         if f == "hops":
             said = f"the tiles within {self(args[1])} edge steps of {self(args[0])}, whatever they show"
             if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
@@ -337,6 +327,22 @@ class English:
         return f"{f}({', '.join(self(a) for a in args)})"
 
     # -------------------------------------------------------- statements
+
+    def _reach(self, f: str, args: list[Any]) -> str:
+        """`reach` and its kin: which tiles or sites, from where, through what."""
+        kind = args[3].id
+        what = "the sites" if "sites" in f else "the tiles"
+        said = f"{what} reachable from {self(args[0])} {_moves(self(args[1]))} " \
+               f"through {self.v.many(kind)}"
+        if f.endswith("across"):
+            said += f", passing {self.v.many(args[4].id)}"
+        elif "sites" in f:
+            said += " (on a tile a barrier splits, only the side reached)"
+        if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
+            said += f", entering only {self.collection(args[2])}"
+        if len(args) > 4 and not f.endswith("across"):
+            said += f", and stopping on entering {self.collection(args[4])}"
+        return said
 
     def stmt(self, s: Any) -> str:
         return getattr(self, f"s_{s.node}")(s)
@@ -417,6 +423,10 @@ class English:
 
     def s_discard(self, s: n.Discard) -> str:
         return f"set {self(s.card)} aside, out of the game"
+
+
+def _moves(count: str) -> str:
+    return "in one move" if count == "1" else f"in at most {count} moves"
 
 
 def _possessive(x: str) -> str:

@@ -49,6 +49,8 @@ class FaceInfo:
     features: frozenset[str]
     # labels on each slot for each rotation: rotated[r][slot] = label
     rotated: tuple[tuple[str, ...], ...] = field(default=())
+    # near[i]: the sites a piece in segment i stands on or beside (see `sites_near`)
+    near: tuple[tuple[str, ...], ...] = field(default=())
 
     def joined(self, seg: int, barriers: frozenset[str]) -> list[int]:
         """`seg` and the segments of its kind that only a barrier in `barriers` divides from it.
@@ -62,6 +64,24 @@ class FaceInfo:
         return [seg] + [s.index for s in self.segments
                         if s.index != seg and s.kind == own.kind
                         and (mine or barriers.intersection(s.features))]
+
+
+def sites_near(segments: tuple[SegmentInfo, ...],
+               sites: dict[str, SiteInfo]) -> tuple[tuple[str, ...], ...]:
+    """For each segment, the sites a piece that got into it may stand on.
+
+    Those drawn in the segment (the segment itself and its features), and
+    those of segments of other kinds that meet it at an edge: a planet on a
+    starlight path is reached from the outer space the path runs through.
+    A segment of the same kind never meets it at an edge (each edge belongs
+    to one segment of a kind), so the far side of a barrier is not near.
+    """
+    out = []
+    for seg in segments:
+        meets = {o.index for o in segments
+                 if o.index == seg.index or (o.kind != seg.kind and set(o.edges) & set(seg.edges))}
+        out.append(tuple(name for name, site in sites.items() if site.segment in meets))
+    return tuple(out)
 
 
 class Catalogue:
@@ -101,7 +121,8 @@ class Catalogue:
         rotated = tuple(tuple(labels[self.lattice.edge_at(slot, r)] for slot in range(n))
                         for r in range(self.lattice.rotations))
         return FaceInfo(card, face.name, labels, tuple(segments), sites, edge_segment,
-                        frozenset(f for s in face.segments for f in s.features), rotated)
+                        frozenset(f for s in face.segments for f in s.features), rotated,
+                        sites_near(tuple(segments), sites))
 
     def face(self, card: str, face: str) -> FaceInfo:
         return self.faces[(card, face)]
@@ -217,20 +238,25 @@ def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face:
     return out
 
 
-def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, start: Cell,
-         segments: Iterable[int], kind: str, steps: int, allowed: set[Cell] | frozenset[Cell],
-         halting: set[Cell] | frozenset[Cell] = frozenset(),
-         across: frozenset[str] = frozenset()) -> dict[Cell, int]:
-    """Tiles reachable from `start` in at most `steps` moves through segments of `kind`.
+def walk_segments(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
+                  start: Cell, segments: Iterable[int], kind: str, steps: int,
+                  allowed: set[Cell] | frozenset[Cell],
+                  halting: set[Cell] | frozenset[Cell] = frozenset(),
+                  across: frozenset[str] = frozenset(),
+                  halting_at: frozenset[tuple[Cell, int]] = frozenset(),
+                  ) -> dict[tuple[Cell, int], int]:
+    """The segments of `kind` reachable from `start` in at most `steps` moves, by tile.
 
     A move crosses an edge that a `kind` segment reaches, into the segment of
-    the same kind on the other side; it may only enter tiles in `allowed`, and
-    a tile in `halting` may be entered but not left (something there stops
-    the piece). So whatever divides that kind of area (another area, a
-    barrier feature that splits a segment) also stops movement, except a
-    barrier named in `across`, which the piece passes: segments of a face
-    that such a barrier alone divides count as one. Returns each tile with
-    the fewest moves that reach it; the start tile is not included.
+    the same kind on the other side; it may only enter tiles in `allowed`,
+    and a tile in `halting`, or a (tile, segment) in `halting_at`, may be
+    entered but not left (something there stops the piece). So whatever
+    divides that kind of area (another area, a barrier feature that splits a
+    segment) also stops movement, except a barrier named in `across`, which
+    the piece passes: segments of a face that such a barrier alone divides
+    count as one. Returns each (tile, segment) reached with the fewest moves
+    that reach it; segments of the start tile are not included, so a tile
+    that a barrier splits shows only the side the piece actually got to.
     """
     def joined(cell: Cell, seg: int) -> list[int]:
         if not across:
@@ -241,7 +267,6 @@ def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, star
     seen: dict[tuple[Cell, int], int] = {
         (start, j): 0 for s in segments for j in joined(start, s)}
     frontier = list(seen)
-    reached: dict[Cell, int] = {}
     for depth in range(1, steps + 1):
         nxt: list[tuple[Cell, int]] = []
         for cell, seg in frontier:
@@ -256,15 +281,32 @@ def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, star
                     (lattice.edge_at(back, orot), kind))
                 if theirs is None or (other, theirs) in seen:
                     continue
-                reached.setdefault(other, depth)
-                for j in joined(other, theirs):
-                    if (other, j) in seen:
-                        continue
+                group = [j for j in joined(other, theirs) if (other, j) not in seen]
+                stops = other in halting or any((other, j) in halting_at for j in group)
+                for j in group:
                     seen[(other, j)] = depth
-                    if other not in halting:
+                    if not stops:
                         nxt.append((other, j))
         frontier = nxt
-    reached.pop(start, None)
+    return {key: d for key, d in seen.items() if key[0] != start}
+
+
+def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, start: Cell,
+         segments: Iterable[int], kind: str, steps: int, allowed: set[Cell] | frozenset[Cell],
+         halting: set[Cell] | frozenset[Cell] = frozenset(),
+         across: frozenset[str] = frozenset(),
+         halting_at: frozenset[tuple[Cell, int]] = frozenset()) -> dict[Cell, int]:
+    """Tiles reachable from `start` in at most `steps` moves through segments of `kind`.
+
+    `walk_segments`, told by tile: each tile any of whose segments is
+    reached, with the fewest moves that reach it; the start tile is not
+    included.
+    """
+    reached: dict[Cell, int] = {}
+    for (cell, _), depth in walk_segments(lattice, board, catalogue, start, segments, kind,
+                                          steps, allowed, halting, across, halting_at).items():
+        if depth < reached.get(cell, steps + 1):
+            reached[cell] = depth
     return reached
 
 

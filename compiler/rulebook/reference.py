@@ -1026,10 +1026,20 @@ CONSTRUCTS: list[Construct] = [
                 "cloud) that otherwise splits the area, `hops` the tiles within some steps "
                 "across any edges whatever the tiles show, `nearest` the tiles or sites of a "
                 "collection closest to a tile in such steps; `supply` counts a player's "
-                "pieces left of a kind; `faces`, `fits` and `placeable` serve laying tiles.",
+                "pieces left of a kind; `faces`, `fits` and `placeable` serve laying tiles. "
+                "`reach_sites` and `reach_sites_across` tell the same walk by site, because a "
+                "barrier can split a tile: only the sites in the part of each tile the piece "
+                "gets into count (the part and what is drawn in it), with those of areas of "
+                "other kinds that meet that part at an edge (a village on a road that runs "
+                "through a field). Use them where a piece stops, sees or "
+                "fights only in the part it reaches; `pieces in` them are the pieces there. "
+                "What stops a piece (the fifth argument of `reach` and `reach_sites`) may be "
+                "tiles or sites; a site stops it only in the part of its tile it lies in.",
         example='''
             choose p from pawn of me
             choose s from sites in reach(p.site, 2, tiles, field) + sites in reach_across(p.site, 1, tiles, field, well)
+            require s is in reach_sites(p.site, 2, tiles, field, reach_sites(s, 1, tiles, field)) + reach_sites_across(p.site, 1, tiles, field, well)
+            require count(pawn in reach_sites(s, 1, tiles, field)) == 0
             require count(pawn in neighbours(s.tile)) < supply(me, pawn)
             require s.tile is in hops(p.tile, 3, tiles)
             require s is in nearest(p.tile, sites where it is field)
