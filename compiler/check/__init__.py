@@ -150,6 +150,35 @@ class Checker:
                 if sy.category(d.on) != "piece":
                     self.report(d.loc, "unknown-name", f"`{d.id}` goes on unknown piece `{d.on}`",
                                 hint=did_you_mean(d.on, sy.of("piece")))
+            if isinstance(d, m.PieceKind):
+                for k in d.above:
+                    if sy.category(k) != "piece":
+                        self.report(d.loc, "unknown-name", f"`{d.id}` stands above unknown "
+                                    f"piece `{k}`", hint=did_you_mean(k, sy.of("piece")))
+                    elif k == d.id:
+                        self.report(d.loc, "structure", f"`{d.id}` cannot stand above itself")
+        self.check_above(self.rs.all_decls())
+
+    def check_above(self, decls: list[Any]) -> None:
+        """`above` must not go round in a circle: then no order of a stack would do."""
+        over = {d.id: [k for k in d.above if k != d.id] for d in decls
+                if isinstance(d, m.PieceKind)}
+        decl = {d.id: d for d in decls if isinstance(d, m.PieceKind)}
+        for start in over:
+            todo = list(over[start])
+            seen: set[str] = set()
+            while todo:
+                k = todo.pop()
+                if k == start:
+                    self.report(decl[start].loc, "structure",
+                                f"`{start}` stands above a kind that stands above it; "
+                                "no stack could be in order",
+                                hint="drop one of the `above` clauses")
+                    break
+                if k in seen:
+                    continue
+                seen.add(k)
+                todo.extend(over.get(k, []))
 
     # ---------------------------------------------------------- structure
 

@@ -67,7 +67,7 @@ class StmtCompiler:
             if st.supply[who].get(kind, 0) <= 0:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
             st.supply[who][kind] -= 1
-            pid = put(st, kind, who, site)
+            pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
                  f"{game.seat_name(who)} puts a {game.title(kind)} on {game.format_site(site)}",
                  piece=game.format_piece(st, pid), player=who)
@@ -94,7 +94,7 @@ class StmtCompiler:
             if st.supply[who].get(kind, 0) <= 0:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
             st.supply[who][kind] -= 1
-            pid = put(st, kind, who, site)
+            pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
                  f"{game.seat_name(who)} puts a {game.title(kind)} on "
                  f"{game.format_piece(st, target.id)}",
@@ -127,7 +127,7 @@ class StmtCompiler:
             for c in carried:
                 q = st.pieces[c]
                 st.pieces[c] = Piece(q.id, q.kind, q.owner, dest[0], dest[1])
-            st.stacks_at[dest] = st.stack_of(dest) + carried
+            land(st, dest, carried, game)
             note(env, "moved", rule,
                  f"{game.seat_name(p.owner)}'s {game.title(p.kind)} moves from "
                  f"{game.format_site(origin)} to {game.format_site(dest)}",
@@ -418,12 +418,28 @@ def check_site(game: Game, st: State, site: Any) -> None:
         raise RuleError(f"{card} {face} has no site `{site[1]}`")
 
 
-def put(st: State, kind: str, owner: int, site: tuple[Any, str]) -> int:
+def put(st: State, kind: str, owner: int, site: tuple[Any, str], game: Game | None = None) -> int:
+    """A new piece on a site: on top, or under what must stand above it (see `land`)."""
     pid = st.next_id
     st.next_id += 1
     st.pieces[pid] = Piece(pid, kind, owner, site[0], site[1])
-    st.stacks_at[site] = st.stack_of(site) + (pid,)
+    land(st, site, (pid,), game)
     return pid
+
+
+def land(st: State, site: tuple[Any, str], carried: tuple[int, ...],
+         game: Game | None) -> None:
+    """Add pieces (the first one and what is built on it) to the stack on a site.
+
+    They go on top, unless pieces already there are of a kind declared to
+    stand `above` the first one: then they slip in under the lowest of
+    those, so the order the rules ask for holds whichever came first.
+    """
+    stack = st.stack_of(site)
+    over = game.stands_over.get(st.pieces[carried[0]].kind) if game is not None else None
+    at = next((i for i, q in enumerate(stack) if st.pieces[q].kind in over), len(stack)) \
+        if over else len(stack)
+    st.stacks_at[site] = stack[:at] + carried + stack[at:]
 
 
 def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:

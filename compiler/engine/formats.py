@@ -265,7 +265,7 @@ class _Builder:
                     whose = "its owner's" if len(team) == 1 else "its owner's or a partner's"
                     self.bad(path, f"a {g.title(p.kind)} stands only on {whose} "
                                    f"{g.title(below_kind)}; list that first")
-            put(st, p.kind, owner, site)
+            put(st, p.kind, owner, site, g)
             on_board[owner][p.kind] = on_board[owner].get(p.kind, 0) + 1
         setup = g.supply_table.rows.get(n, {}) if g.supply_table else {}
         for i, pl in enumerate(self.m.players[:n]):

@@ -64,6 +64,11 @@ class Game:
                 chain.append(k)
                 k = parent.get(k)
             self.piece_is[d.id] = frozenset(chain)
+        # The kinds that must stand above each kind on a shared site (`above`).
+        self.stands_over: dict[str, frozenset[str]] = {
+            k: frozenset(d.id for d in self.piece_kinds
+                         if any(a in self.piece_is[k] for a in d.above))
+            for k in self.piece_is}
         self.resources = {d.id: d for d in decls if isinstance(d, m.ResourceKind)}
         self.families = {d.id: d.members for d in decls if isinstance(d, m.FamilyDecl)}
         for d in decls:

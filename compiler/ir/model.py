@@ -72,6 +72,8 @@ class PieceKind(Decl):  # noqa: D101
     title: str
     plural: str | None = None
     on: str | None = None
+    # kinds it always stands above when they share a site, whichever came first
+    above: list[str] = []
     counts_as: str | None = None  # a kind this one plays the part of
 
 

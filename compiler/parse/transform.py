@@ -235,13 +235,17 @@ class ToIR(Transformer):
     def piece_decl(self, meta: Meta, c: list[Any]) -> m.PieceKind:
         t = _tags(c[2:])
         return m.PieceKind(id=str(c[0]), title=unquote(c[1]), plural=t.get("plural"),
-                           on=t.get("on"), counts_as=t.get("counts_as"), loc=self._loc(meta))
+                           on=t.get("on"), above=t.get("above", []), counts_as=t.get("counts_as"),
+                           loc=self._loc(meta))
 
     def counts_as(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("counts_as", str(c[0]))
 
     def stacks_on(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("on", str(c[0]))
+
+    def stands_above(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("above", [str(x) for x in c])
 
     def resource_decl(self, meta: Meta, c: list[Any]) -> m.ResourceKind:
         t = _tags(c[2:])

@@ -115,6 +115,10 @@ class Formal:
 
     def d_piece(self, d: m.PieceKind, rule: m.Rule) -> list[str]:
         on = f"; it is put on top of {article(self.vocab.one(d.on))}" if d.on else ""
+        if d.above:
+            under = " or ".join(article(self.vocab.one(k)) for k in d.above)
+            on += (f"; wherever it shares a site with {under}, it stands above it, "
+                   "whichever came first")
         return [f"Piece kind **{d.id}** ({d.title}){on}."]
 
     def d_resource(self, d: m.ResourceKind, rule: m.Rule) -> list[str]:

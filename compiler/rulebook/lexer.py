@@ -33,7 +33,8 @@ TYPES: tuple[str, ...] = ("player", "bool", "int")
 
 #: Every other word the grammar spells out, alphabetically.
 KEYWORDS: tuple[str, ...] = (
-    "action", "actions", "add", "after", "also", "among", "and", "any", "apply", "area", "as",
+    "above", "action", "actions", "add", "after", "also", "among", "and", "any", "apply", "area",
+    "as",
     "at",
     "attribute", "automatic", "by", "chapter", "chapters", "choose", "clear", "closed",
     "closes", "condition", "copies", "counts", "crosses", "dealing", "define", "discard", "draw", "each",

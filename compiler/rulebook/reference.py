@@ -445,6 +445,21 @@ CONSTRUCTS: list[Construct] = [
         example=PIECES,
         ir=("PieceKind",), replaces=("pieces",)),
     Construct(
+        name="above", grammar_rule="stands_above", group=B, context="rule",
+        summary="A piece that always stands above pieces of other kinds on a shared site, "
+                "whichever arrived first: a guard put on the pawn it guards, and a pawn that "
+                "comes to a guarded site slips in under the guard. It exists because the "
+                "order of a stack decides what `covered` and `above` say, and an order that "
+                "followed only the order of arrival would let the pawn that came second be "
+                "on top, uncovered. Kinds may not stand above each other in a circle.",
+        example='''
+            piece guard "guard" plural "guards" above pawn
+            when pawn p enters s where count(guard where it.site == s) > 0 {
+                give 1 points to p.owner
+            }
+        ''',
+        shows=("piece_decl", "stands_above"), ir=("PieceKind",)),
+    Construct(
         name="counts as", grammar_rule="counts_as", group=B, context="rule",
         summary="A piece that plays the part of another kind, like a token that acts as a "
                 "pawn: it is found among that kind, tested as it (`is pawn`), stacked on as it, "
