@@ -68,14 +68,17 @@ def test_every_numeric_example_of_the_printed_rulebook_is_reproduced(rules: Rule
 
 
 def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
-    """Plundering: 5 = 5 planets × level 1, the owner keeps 8 − 5 = 3; then 3 and 4
-    plundered while the owners score 16 − 3 = 13 and 20 − 4 = 16; 5 points a ship beaten."""
+    """Plundering: 5 = 5 planets × level 1; the owner keeps (2 + 1) × 4 − 5 = 7, where
+    the rulebook drops the station's emissary and says 3 (ruling plunder_example_a); then
+    3 and 4 plundered while the owners score 16 − 3 = 13 and 20 − 4 = 16; 5 points a ship
+    beaten, 15 for a Corvette that beats two Rogues and a Corvette."""
     rules = rules_for("trian_conquest")
     expected = {
-        "plunder_five": [("points", "khaarquar", 5), ("points", "xemh", 3)],
+        "plunder_five": [("points", "khaarquar", 5), ("points", "xemh", 7)],
         "plunder_two": [("points", "quuylto", 7), ("points", "borfnaree", 13),
                         ("points", "xemh", 16)],
         "battle_corvette_rogue": [("points", "xemh", 5)],
+        "battle_corvette_sweeps": [("points", "xemh", 15)],
     }
     assert_stated_and_verified(rules, expected)
 
