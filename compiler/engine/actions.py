@@ -361,7 +361,9 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
             out.append(Violation(param.rule, "domain", str(e), node=param.node))
         if not inside:
             broken.add(param.name)
-            out.append(Violation(param.rule, "domain", "", node=param.node))
+            out.append(Violation(param.rule, "domain", "",
+                                 explain_domain(game, param.node.domain, env, v),
+                                 node=param.node))
     for r in action.requires:
         if r.depends & broken:
             continue
@@ -397,6 +399,79 @@ def explain(game: Game, st: State, r: Requirement, env: Env) -> str | None:
         found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match)
         return "; ".join(found) or None
     return None
+
+
+REACHES = ("reach", "reach_sites", "reach_across", "reach_sites_across")
+
+
+def explain_domain(game: Game, domain: Any, env: Env, value: Any) -> str | None:
+    """Why a value chosen from a walk (`reach` and kin) is not among what it reaches.
+
+    The walk may sit under a filter, a definition or an `if`; those are
+    looked through with the values of the moment, so the reason is the one
+    of the walk the choice was really made from. Best effort: None when no
+    walk is found or the walk says nothing.
+    """
+    try:
+        found = _find_reach(game, domain, env, 0)
+        if found is None:
+            return None
+        node, inner = found
+        blocked = game.expr.reach_blocked(node, inner, value)
+    except (RuleError, KeyError, TypeError):
+        return None
+    if blocked is None:
+        return None
+    return word_unreached(game, node, inner, value, *blocked)
+
+
+def _find_reach(game: Game, node: Any, env: Env, depth: int) -> tuple[n.Call, Env] | None:
+    if depth > 8:
+        return None
+    if isinstance(node, n.Filtered):
+        return _find_reach(game, node.collection, env, depth + 1)
+    if isinstance(node, n.IfExpr):
+        branch = node.then if game.expr(node.cond)(env) else node.otherwise
+        return _find_reach(game, branch, env, depth + 1)
+    if isinstance(node, n.Call) and node.defined:
+        decl = next(d for d in game.decls if isinstance(d, m.Define) and d.id == node.func)
+        values = [game.expr(a)(env) for a in node.args]
+        inner = Env(game, env.state, env.me, dict(zip(decl.params, values)))
+        inner.memo = env.memo
+        return _find_reach(game, decl.expr, inner, depth + 1)
+    if isinstance(node, n.Call) and node.func in REACHES:
+        return node, env
+    return None
+
+
+def word_unreached(game: Game, node: n.Call, env: Env, value: Any, why: Any, steps: int) -> str:
+    """The reason in words, naming places and the tiles to blame."""
+    from compiler.ir.english import English, Vocabulary
+    eng = English(Vocabulary.of(game.ruleset))
+    fmt = game.lattice.format_cell
+    sites = node.func.startswith("reach_sites")
+    there = game.format_site(value) if sites else fmt(value)
+    kinds = eng.v.many(node.args[3].id)  # type: ignore[attr-defined]
+    start = game.expr(node.args[0])(env)
+    tiles = " and ".join(fmt(c) for c in why.cells)
+    moves = "1 move" if steps == 1 else f"{steps} moves"
+    if why.why == "elsewhere":
+        return f"{there} does not lie in or beside {kinds}"
+    if why.why == "cut_off":
+        return f"no way through {kinds} leads from {game.format_site(start)} to {there}"
+    if why.why == "too_far":
+        return f"{there} is {why.distance} moves away through {kinds}; the limit is {moves}"
+    allowed = eng.collection(node.args[2])
+    if why.why == "closed":
+        return f"{tiles} is not among {allowed}"
+    if why.why == "barred":
+        if not why.cells:
+            return f"no way of at most {moves} leads there through {allowed}"
+        return f"every way there of at most {moves} passes {tiles}, not among {allowed}"
+    halting = eng.collection(node.args[4]) if len(node.args) > 4 else "where it must stop"
+    if not why.cells:
+        return f"every way there of at most {moves} stops on the way, at {halting}"
+    return f"every way there of at most {moves} stops first at {tiles}, one of {halting}"
 
 
 def valid_site(game: Game, st: State, site: Any) -> bool:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import hop, placements, walk, walk_segments
+from compiler.kernel.tiles import (FaceInfo, Unreached, hop, placements, unreached, walk,
+                                   walk_segments)
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -43,6 +44,17 @@ def call_scoped(env: Env, body: Callable[[Env], Any], params: list[str] | tuple[
         return body(env)
     finally:
         env.vars = saved
+
+
+def touching(info: FaceInfo, segment: int, kind: str) -> list[int]:
+    """The segments of `kind` a piece in `segment` can set out from or arrive by.
+
+    The segment itself, if of that kind, or those of that kind meeting it at
+    an edge: a town on a road meets the field the road runs through.
+    """
+    own = info.segments[segment]
+    return [s.index for s in info.segments if s.kind == kind and
+            (s.index == own.index or set(s.edges) & set(own.edges))]
 
 
 class Env:
@@ -722,40 +734,15 @@ class ExprCompiler:
         segments reached count (`sites_near`). What stops the piece may be
         given as tiles or as sites: a site stops it in the segment it lies in.
         """
-        site_f, steps_f, through_f = (self(a) for a in node.args[:3])
-        kind = node.args[3].id  # type: ignore[attr-defined]
-        halting_f = self(halting) if halting is not None else None
-        halting_sites = halting is not None and halting.type == "set:site"
-        barriers = frozenset([across]) if across else frozenset()
+        setup = self._reach_setup(node, halting, across)
         game = self.game
         faces = game.catalogue.faces
 
-        def segment_of(board: Any, site: Any) -> tuple[Any, int] | None:
-            placed = board.get(site[0])
-            if placed is None:
-                return None
-            info = faces[(placed[0], placed[1])].sites.get(site[1])
-            return None if info is None else (site[0], info.segment)
-
         def reach(env: Env) -> tuple[Any, ...]:
-            site = site_f(env)
-            if site is None:
+            args = setup(env)
+            if args is None:
                 return ()
-            cell, name = site
             st = env.state
-            card, face, _ = st.board[cell]
-            info = faces[(card, face)]
-            own = info.segments[info.sites[name].segment]
-            # Travel in the `kind` segments the site lies in or touches.
-            starts = [s.index for s in info.segments if s.kind == kind and
-                      (s.index == own.index or set(s.edges) & set(own.edges))]
-            stop = frozenset(halting_f(env)) if halting_f else frozenset()
-            stop_at: frozenset[Any] = frozenset()
-            if halting_sites:
-                stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
-                stop = frozenset()
-            args = (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
-                    stop, barriers, stop_at)
             memo = env.memo
             key = ("reach_sites" if sites else "reach", args)
             if memo is not None and key in memo:
@@ -773,6 +760,70 @@ class ExprCompiler:
                 memo[key] = result
             return result
         return reach
+
+    def _reach_setup(self, node: n.Call, halting: n.Expr | None,
+                     across: str | None) -> Callable[[Env], tuple[Any, ...] | None]:
+        """The kernel's arguments for a `reach` call, from its own: start, moves, tiles..."""
+        site_f, steps_f, through_f = (self(a) for a in node.args[:3])
+        kind = node.args[3].id  # type: ignore[attr-defined]
+        halting_f = self(halting) if halting is not None else None
+        halting_sites = halting is not None and halting.type == "set:site"
+        barriers = frozenset([across]) if across else frozenset()
+        faces = self.game.catalogue.faces
+
+        def segment_of(board: Any, site: Any) -> tuple[Any, int] | None:
+            placed = board.get(site[0])
+            if placed is None:
+                return None
+            info = faces[(placed[0], placed[1])].sites.get(site[1])
+            return None if info is None else (site[0], info.segment)
+
+        def setup(env: Env) -> tuple[Any, ...] | None:
+            site = site_f(env)
+            if site is None:
+                return None
+            cell, name = site
+            st = env.state
+            card, face, _ = st.board[cell]
+            info = faces[(card, face)]
+            # Travel in the `kind` segments the site lies in or touches.
+            starts = touching(info, info.sites[name].segment, kind)
+            stop = frozenset(halting_f(env)) if halting_f else frozenset()
+            stop_at: frozenset[Any] = frozenset()
+            if halting_sites:
+                stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
+                stop = frozenset()
+            return (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
+                    stop, barriers, stop_at)
+        return setup
+
+    def reach_blocked(self, node: n.Call, env: Env, value: Any
+                      ) -> tuple[Unreached, int] | None:
+        """Why a `reach` call (of any kind) does not give `value`, with its limit of moves.
+
+        None when it does give it, or when there is nothing to say.
+        """
+        f = node.func
+        across = node.args[4].id if f.endswith("across") else None  # type: ignore[attr-defined]
+        halting = node.args[4] if len(node.args) > 4 and not across else None
+        args = self._reach_setup(node, halting, across)(env)
+        if args is None or value is None:
+            return None
+        st = env.state
+        cell = value[0] if f.startswith("reach_sites") else value
+        if cell not in st.board:
+            return None
+        info = self.game.catalogue.faces[st.board[cell][:2]]
+        kind = args[2]
+        if f.startswith("reach_sites"):
+            site = info.sites.get(value[1])
+            wanted = touching(info, site.segment, kind) if site is not None else []
+        else:
+            wanted = [s.index for s in info.segments if s.kind == kind]
+        start, starts, _, steps, through, stop, barriers, stop_at = args
+        why = unreached(self.game.lattice, st.board, self.game.catalogue, start, starts, kind,
+                        steps, through, cell, wanted, stop, barriers, stop_at)
+        return None if why is None else (why, steps)
 
     def f_hops(self, node: n.Call) -> Fn:
         """Tiles within some edge steps of a tile, over whatever the tiles show."""

@@ -71,8 +71,8 @@ def sites_near(segments: tuple[SegmentInfo, ...],
     """For each segment, the sites a piece that got into it may stand on.
 
     Those drawn in the segment (the segment itself and its features), and
-    those of segments of other kinds that meet it at an edge: a planet on a
-    starlight path is reached from the outer space the path runs through.
+    those of segments of other kinds that meet it at an edge: a town on a
+    road is reached from the field the road runs through.
     A segment of the same kind never meets it at an edge (each edge belongs
     to one segment of a kind), so the far side of a barrier is not near.
     """
@@ -308,6 +308,75 @@ def walk(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, star
         if depth < reached.get(cell, steps + 1):
             reached[cell] = depth
     return reached
+
+
+@dataclass(frozen=True)
+class Unreached:
+    """Why a walk did not get somewhere, for a ruling to say.
+
+    `why` is one of: "elsewhere" (the place is not in an area of the kind
+    walked), "cut_off" (no way through that kind of area leads there),
+    "too_far" (`distance` moves are needed), "closed" (the place's own tile
+    may not be entered), "barred" (every short enough way enters one of
+    `cells`, which may not be entered) or "stopped" (every such way stops
+    first on one of `cells`).
+    """
+
+    why: str
+    distance: int | None = None
+    cells: tuple[Cell, ...] = ()
+
+
+def unreached(lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue, start: Cell,
+              segments: Iterable[int], kind: str, steps: int,
+              allowed: set[Cell] | frozenset[Cell], target: Cell, target_segments: Iterable[int],
+              halting: set[Cell] | frozenset[Cell] = frozenset(),
+              across: frozenset[str] = frozenset(),
+              halting_at: frozenset[tuple[Cell, int]] = frozenset()) -> Unreached | None:
+    """Why `walk_segments` does not reach `target` (in one of `target_segments`), or None.
+
+    Moves through one kind of area go both ways, so the tiles that lie on a
+    short enough way are those whose distance from the start and from the
+    target add up to at most `steps`; among them are the tiles to blame.
+    """
+    segments, wanted = list(segments), list(target_segments)
+    if not wanted:
+        return Unreached("elsewhere")
+    goal = {(target, s) for s in wanted}
+    reached = walk_segments(lattice, board, catalogue, start, segments, kind, steps, allowed,
+                            halting, across, halting_at)
+    if goal & set(reached):
+        return None
+    everywhere = frozenset(board)
+    free = walk_segments(lattice, board, catalogue, start, segments, kind, len(board), everywhere,
+                         across=across)
+    found = [free[g] for g in goal if g in free]
+    if not found:
+        return Unreached("cut_off")
+    if min(found) > steps:
+        return Unreached("too_far", distance=min(found))
+    if target not in allowed:
+        return Unreached("closed", cells=(target,))
+    back = walk_segments(lattice, board, catalogue, target, wanted, kind, steps, everywhere,
+                         across=across)
+
+    def shortest(table: dict[tuple[Cell, int], int], cell: Cell) -> int | None:
+        ds = [d for (c, _), d in table.items() if c == cell]
+        return min(ds) if ds else None
+
+    between = []
+    for cell in {c for c, _ in free}:
+        a, b = shortest(free, cell), shortest(back, cell)
+        if cell not in (start, target) and a is not None and b is not None and a + b <= steps:
+            between.append(cell)
+    barred = tuple(sorted((c for c in between if c not in allowed), key=lambda c: (c[1], c[0])))
+    opened = walk_segments(lattice, board, catalogue, start, segments, kind, steps, allowed,
+                           across=across)
+    if not goal & set(opened):
+        return Unreached("barred", cells=barred)
+    stops = {c for c, _ in halting_at} | set(halting)
+    return Unreached("stopped", cells=tuple(sorted((c for c in between if c in stops),
+                                                   key=lambda c: (c[1], c[0]))))
 
 
 def hop(lattice: Lattice, board: dict[Cell, Placed], start: Cell, steps: int | None,
