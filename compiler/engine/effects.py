@@ -69,7 +69,8 @@ class StmtCompiler:
             st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
-                 f"{game.seat_name(who)} puts a {game.title(kind)} on {game.format_site(site)}",
+                 f"{game.seat_name(who)} puts a {game.title(kind)} on {game.format_site(site)}"
+                 + beneath(game, st, pid),
                  piece=game.format_piece(st, pid), player=who)
             env.events.append(("enters", {"piece": pid, "site": site}))
         return place
@@ -130,7 +131,8 @@ class StmtCompiler:
             land(st, dest, carried, game)
             note(env, "moved", rule,
                  f"{game.seat_name(p.owner)}'s {game.title(p.kind)} moves from "
-                 f"{game.format_site(origin)} to {game.format_site(dest)}",
+                 f"{game.format_site(origin)} to {game.format_site(dest)}"
+                 + beneath(game, st, pid),
                  piece=game.format_piece(st, pid), origin=game.format_site(origin))
             env.events.append(("leaves", {"piece": pid, "site": origin}))
             env.events.append(("enters", {"piece": pid, "site": dest}))
@@ -425,6 +427,19 @@ def put(st: State, kind: str, owner: int, site: tuple[Any, str], game: Game | No
     st.pieces[pid] = Piece(pid, kind, owner, site[0], site[1])
     land(st, site, (pid,), game)
     return pid
+
+
+def beneath(game: Game, st: State, pid: int) -> str:
+    """", under X's Y" when a piece came to stand under one declared `above` it."""
+    p = st.pieces[pid]
+    over = game.stands_over.get(p.kind)
+    stack = st.stack_of((p.cell, p.site))
+    top = next((q for q in stack[stack.index(pid) + 1:] if over and st.pieces[q].kind in over),
+               None)
+    if top is None:
+        return ""
+    q = st.pieces[top]
+    return f", under {game.seat_name(q.owner)}'s {game.title(q.kind)}"
 
 
 def land(st: State, site: tuple[Any, str], carried: tuple[int, ...],
