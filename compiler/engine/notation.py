@@ -9,7 +9,12 @@ Each action declares a template, e.g. `"jump {p} to {dest}"`; every
     area         any site of it (printed: its first site in reading order)
     player       a seat id            several  pieces separated by spaces
 
-Parsing is strict about meaning and lenient about spacing.
+Parsing is strict about meaning and lenient about spacing. Text that is not
+a move at all is *unreadable* (`NotationError`: the message says what moves
+look like); a well-formed move that names something not on the table (a tile
+at an empty cell, a site a tile lacks, a piece that is not there) is
+`NotThere`, which the engine refuses as ILLEGAL citing the rule that needed
+the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 """
 
 from __future__ import annotations
@@ -24,18 +29,67 @@ if TYPE_CHECKING:
     from compiler.engine.actions import CompiledAction
     from compiler.engine.game import Game
 
-CELL = r"-?\d+,-?\d+"
+MAX_DIGITS = 9  # no count, cell or rotation on a table needs more
+CELL = r"-?[0-9]+,-?[0-9]+"
 NAME = r"[A-Za-z0-9_]+"
 SITE = rf"{CELL}:{NAME}"
 PIECE = rf"[A-Za-z_][A-Za-z0-9_]*@{SITE}"
 PATTERNS = {
-    "card": NAME, "face": NAME, "cell": CELL, "tile": CELL, "int": r"-?\d+", "site": SITE,
+    "card": NAME, "face": NAME, "cell": CELL, "tile": CELL, "int": r"-?[0-9]+", "site": SITE,
     "piece": PIECE, "area": SITE, "player": r"[A-Za-z0-9_'\-]+", "kind": NAME, "str": r"\S+",
 }
 
 
+# How each parameter type is shown where a message says what a move looks like.
+SHAPES = {
+    "card": "TILE", "face": "FACE", "cell": "x,y", "tile": "x,y", "int": "N", "site": "x,y:site",
+    "area": "x,y:site", "piece": "kind@x,y:site", "player": "SEAT", "kind": "KIND", "str": "WORD",
+}
+
+
 class NotationError(ValueError):
-    """A move's text cannot be read; the message says what was expected."""
+    """A move's text cannot be read; the message says what was expected.
+
+    `detail`, when given, lists what moves look like (one per line).
+    """
+
+    def __init__(self, message: str, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class NotThere(NotationError):
+    """A well-formed move of `action` whose parameter `param` names nothing on the table."""
+
+    def __init__(self, message: str, action: str = "", param: str = "") -> None:
+        super().__init__(message)
+        self.action = action
+        self.param = param
+
+
+def number(text: str, what: str = "a number") -> int:
+    """A whole number written in ASCII digits (a sign allowed), of at most MAX_DIGITS digits."""
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits or not digits.isascii() or not digits.isdigit():
+        raise NotationError(f"`{_clip(text)}` is not {what} (write digits 0-9)")
+    if len(digits) > MAX_DIGITS:
+        raise NotationError(f"{what} of {len(digits)} digits is too large: no table needs more "
+                            f"than {MAX_DIGITS}")
+    return int(text)
+
+
+def cell(text: str) -> tuple[int, int]:
+    """A cell written `x,y` (see the coordinate picture on the formats page)."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise NotationError(f"`{_clip(text)}` is not a cell (write x,y, e.g. 1,0)")
+    return (number(parts[0].strip(), "a cell coordinate"),
+            number(parts[1].strip(), "a cell coordinate"))
+
+
+def _clip(text: str, width: int = 40) -> str:
+    """Quoted input, shortened: a message never repeats a megabyte back."""
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -167,51 +221,95 @@ class Notation:
 
     def _parse(self, st: State, text: str, only: set[str] | None) -> Move:
         text = " ".join(text.split())
+        if not text:
+            raise NotationError("no move given: write a move, or `pass`", self.shapes())
         if text == "pass":
             return Move("pass")
-        tried = []
-        matched_errors = []
+        absent: NotThere | None = None
+        unreadable: NotationError | None = None
         for aid, rx in self.regexes.items():
             if only is not None and aid not in only:
                 continue
             m = rx.fullmatch(text)
             if not m:
-                tried.append(aid)
                 continue
             action = self.game.actions[aid]
+            values = []
             try:
-                values = tuple((p.name, self.read(st, m.group(p.name), p.type))
-                               for p in action.params
-                               if p.name in rx.groupindex and m.group(p.name) is not None)
+                for p in action.params:
+                    if p.name in rx.groupindex and m.group(p.name) is not None:
+                        try:
+                            values.append((p.name, self.read(st, m.group(p.name), p.type)))
+                        except NotThere as e:
+                            raise NotThere(str(e), aid, p.name) from None
+            except NotThere as e:
+                absent = absent or e
+                continue
             except NotationError as e:
-                matched_errors.append(str(e))
+                unreadable = unreadable or e
                 continue
             return Move(aid, tuple(sorted(values)))
-        if matched_errors:
-            raise NotationError(matched_errors[0])
-        shapes = "; ".join(sorted(template(self.game.actions[a]) for a in tried)[:12])
-        raise NotationError(f"cannot read {text!r} as a move; moves are written: {shapes}; "
-                            f"or `pass`")
+        if absent is not None:
+            raise absent
+        if unreadable is not None:
+            raise NotationError(str(unreadable), self.shapes())
+        raise self._unreadable(text)
+
+    def _unreadable(self, text: str) -> NotationError:
+        """Why `text` is not a move, in words: the shape of the move it seems to start."""
+        from compiler.diagnostics import did_you_mean
+        word = text.split()[0]
+        starts = {}
+        for a in self.game.actions.values():
+            lead = template(a).split()[0]
+            if "{" not in lead:
+                starts.setdefault(lead, []).append(a)
+        if word in starts:
+            forms = "; ".join(f"“{a.decl.title}” is written `{self.shape(a)}`"
+                              for a in starts[word])
+            return NotationError(f"cannot read `{_clip(text)}` as a move: {forms}",
+                                 self.shapes())
+        hint = did_you_mean(word, [*starts, "pass"])
+        return NotationError(f"cannot read `{_clip(text)}` as a move"
+                             + (f" ({hint})" if hint else "")
+                             + "; moves are written as listed below", self.shapes())
+
+    def shape(self, action: CompiledAction) -> str:
+        """The action's notation with each parameter shown by its type: `emissary x,y:site`."""
+        types = {p.name: p.type for p in action.params}
+
+        def show(m: re.Match[str]) -> str:
+            t = types.get(m.group(1), "str")
+            one = SHAPES.get(t.removeprefix("set:"), m.group(1).upper())
+            return f"{one} {one} ..." if t.startswith("set:") else one
+        return re.sub(r"\{(\w+)\}", show, template(action))
+
+    def shapes(self) -> str:
+        """What every move of this ruleset looks like, one per line, for an unreadable move."""
+        rows = sorted((self.shape(a), a.decl.title) for a in self.game.actions.values())
+        rows.append(("pass", "end the step, or decline a choice"))
+        return "moves are written:\n" + "\n".join(f"  {shape}  ({title})" for shape, title in rows)
 
     def read(self, st: State, text: str, t: str) -> Any:
+        """One parameter's value; `NotThere` if it names nothing on the table."""
         game = self.game
         if t.startswith("set:"):
             return tuple(self.read(st, part, t[4:]) for part in text.split())
         if t in ("cell", "tile"):
-            return game.lattice.parse_cell(text)
+            return cell(text)
         if t == "int":
-            return int(text)
+            return number(text)
         if t in ("site", "area"):
-            cell_text, name = text.split(":")
-            cell = game.lattice.parse_cell(cell_text)
-            if cell not in st.board:
-                raise NotationError(f"there is no tile at {cell_text}")
-            card, face, _ = st.board[cell]
+            cell_text, name = text.split(":", 1)
+            where = cell(cell_text)
+            if where not in st.board:
+                raise NotThere(f"there is no tile at {cell_text}")
+            card, face, _ = st.board[where]
             if name not in game.catalogue.faces[(card, face)].sites:
                 sites = ", ".join(game.catalogue.faces[(card, face)].sites)
-                raise NotationError(f"{card} {face} at {cell_text} has no `{name}` "
-                                    f"(its sites: {sites})")
-            site = (cell, name)
+                raise NotThere(f"{card} {face} at {cell_text} has no `{name}` "
+                               f"(its sites: {sites})")
+            site = (where, name)
             return site if t == "site" else game.site_area(st, site)
         if t == "piece":
             kind, where = text.split("@", 1)
@@ -219,14 +317,20 @@ class Notation:
             for pid in reversed(st.stack_of(site)):
                 if st.pieces[pid].kind == kind:
                     return pid
-            raise NotationError(f"there is no {kind} at {where}")
+            if game.category(kind) != "piece":
+                from compiler.diagnostics import did_you_mean
+                hint = did_you_mean(kind, [k.id for k in game.piece_kinds])
+                raise NotThere(f"there is no kind of piece called `{_clip(kind)}`"
+                               + (f" ({hint})" if hint else ""))
+            raise NotThere(f"there is no {game.title(kind)} at {where}")
         if t == "player":
             i = game.seat_index(text, st.players)
             if i is None:
-                raise NotationError(f"no player {text!r}")
+                seats = ", ".join(game.seat_id(k) for k in range(st.players))
+                raise NotThere(f"no player `{_clip(text)}` at this table (seats: {seats})")
             return i
         if t == "card" and text not in game.catalogue.card_faces:
-            raise NotationError(f"there is no tile {text!r} in this game")
+            raise NotThere(f"there is no tile `{_clip(text)}` in this game")
         return text
 
 

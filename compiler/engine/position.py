@@ -21,7 +21,7 @@ from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.game import Game
-from compiler.engine.notation import Move, Notation, NotationError
+from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import Grant, State
 from compiler.engine.turns import (
@@ -85,6 +85,11 @@ class Rules:
             base._seated[seats] = Rules(self.ruleset, seats)
             base._seated[seats]._parent = base
         return base._seated[seats]
+
+    def absent(self, text: str) -> tuple[str, Breach] | None:
+        """Why `text`, unreadable here, is a move of a related ruleset this one lacks (or None)."""
+        from compiler.engine.elsewhere import absent_action
+        return absent_action(self, text)
 
     def _base(self) -> Rules:
         """The rules with the default seating, which keep every other seating made."""
@@ -197,8 +202,8 @@ class Position:
         for item in items:
             mr, nxt = pos._judge(item)
             rulings.append(mr)
-            if mr.verdict == "ILLEGAL":
-                verdict = "ILLEGAL"
+            if mr.verdict != "LEGAL":
+                verdict = mr.verdict
                 break
             pos = nxt  # type: ignore[assignment]
         return Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
@@ -211,7 +216,7 @@ class Position:
         for item in _split(moves):
             mr, nxt = pos._judge(item)
             if nxt is None:
-                ruling = Ruling(ruleset=self.rules.ruleset.id, verdict="ILLEGAL", moves=[mr],
+                ruling = Ruling(ruleset=self.rules.ruleset.id, verdict=mr.verdict, moves=[mr],
                                 before=pos.situation())
                 raise IllegalMove(ruling)
             pos = nxt
@@ -227,8 +232,8 @@ class Position:
         """
         mr, nxt = self._judge(move, chance)
         if nxt is None:
-            raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict="ILLEGAL", moves=[mr],
-                                     before=self.situation()))
+            raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict=mr.verdict,
+                                     moves=[mr], before=self.situation()))
         return nxt, mr
 
     def end_game(self) -> tuple[Position, list[Effect]]:
@@ -243,13 +248,25 @@ class Position:
                ) -> tuple[MoveRuling, Position | None]:
         game, st = self.game, self.state
         text = item if isinstance(item, str) else self.notation(item)
+        try:
+            move = item if isinstance(item, Move) else self.parse(item)
+        except NotThere as e:
+            # A well-formed move naming something not on the table: the rule that
+            # needed the thing (the `choose` of that parameter) refuses it.
+            action = game.actions[e.action]
+            param = next((p for p in action.params if p.name == e.param), None)
+            rule = (param.rule if param else None) or action.rule
+            return self._refuse(text, action, [Breach(rule=self.rules.cite(rule), code="domain",
+                                                      message=str(e))])
+        except NotationError as e:
+            absent = self.rules.absent(text)
+            if absent is not None:  # a move of an action this ruleset does not have
+                return MoveRuling(move=text, verdict=absent[0], breaches=[absent[1]]), None
+            return MoveRuling(move=text, verdict="UNREADABLE", breaches=[Breach(
+                rule=None, code="notation", message=str(e), detail=e.detail)]), None
         if st.finished:
             return self._refuse(text, None, [Breach(rule=self.rules.cite(game.end_rule),
                                                     code="game-over", message="the game is over")])
-        try:
-            move = item if isinstance(item, Move) else self.parse(item)
-        except NotationError as e:
-            return self._refuse(text, None, [Breach(rule=None, code="notation", message=str(e))])
         step = game.steps[st.turn.step]
         if move.action == "pass":
             forced = [g for g in st.turn.grants if g.must and
@@ -439,10 +456,15 @@ def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
 
 
 def _split(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
+    """The moves of a sequence "a; b; c". A final `;` is allowed; an empty move is not
+    (it is kept, and read as unreadable, rather than silently dropped)."""
     if isinstance(moves, Move):
         return [moves]
     if isinstance(moves, str):
-        return [p.strip() for p in moves.split(";") if p.strip()]
+        parts = [p.strip() for p in moves.split(";")]
+        if len(parts) > 1 and not parts[-1]:
+            parts.pop()
+        return list(parts)
     return list(moves)
 
 

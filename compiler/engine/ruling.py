@@ -44,9 +44,15 @@ class Situation(BaseModel):
     scores: dict[str, int] = {}
 
 
+# LEGAL or ILLEGAL: what the rules say of the move. UNREADABLE: the text is
+# not a move at all, so no rule has been asked; the breach says what moves
+# look like.
+Verdict = Literal["LEGAL", "ILLEGAL", "UNREADABLE"]
+
+
 class MoveRuling(BaseModel):
     move: str
-    verdict: Literal["LEGAL", "ILLEGAL"]
+    verdict: Verdict
     action: str | None = None
     decided_by: list[RuleCitation] = []
     breaches: list[Breach] = []
@@ -55,7 +61,7 @@ class MoveRuling(BaseModel):
 
 class Ruling(BaseModel):
     ruleset: str
-    verdict: Literal["LEGAL", "ILLEGAL"]
+    verdict: Verdict
     moves: list[MoveRuling]
     before: Situation
     after: Situation | None = None
@@ -71,7 +77,7 @@ class Ruling(BaseModel):
                 where = f"{br.rule.number} {br.rule.title}" if br.rule else br.code
                 lines.append(f"    ✗ {where}: {br.message}")
                 if br.detail:
-                    lines.append(f"        {br.detail}")
+                    lines += [f"        {line}" for line in br.detail.splitlines()]
                 if br.rule:
                     lines.append(f"        {br.rule.url}")
             if mv.verdict == "LEGAL":
