@@ -8,22 +8,32 @@
     rulebook serve                          the same, then a live preview
     rulebook moves RULESET POSITION         the legal moves, in notation
     rulebook adjudicate RULESET POSITION MOVE
-    rulebook replay RULESET RECORD
+    rulebook replay RULESET POSITION        the position reached, with scores
     rulebook play RULESET --players N --seed S
     rulebook bench RULESET
     rulebook schema                         the JSON Schema of position files
 
-POSITION is a position file (`.json`) or a game record (anything else): the
-position after the record. `-` reads standard input.
+POSITION is a position file (JSON) or a game record: the position after the
+record. Which one is told by the content (a position starts with `{`), not
+the file name. `-` reads standard input.
+
+Exit codes (the same for every command; see `EXIT_CODES`):
+    0  done; for `adjudicate`, the move is LEGAL
+    2  the input is refused: the move is ILLEGAL or UNREADABLE, a position or
+       record cannot be read or cannot be on a table, an argument or option is
+       wrong (no such ruleset or file, a count out of range)
+    1  anything else: rules that do not compile or whose examples disagree
+       with the engine, a site that does not build, a file that cannot be written
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -31,15 +41,52 @@ from rich.table import Table
 
 from compiler.diagnostics import CompileError
 
+REFUSED = 2   # the input is refused (see the module docstring)
+FAILED = 1    # anything else went wrong
+EXIT_CODES = {0: "done (for adjudicate: LEGAL)",
+              REFUSED: "the input is refused: an ILLEGAL or UNREADABLE move, a position or "
+                       "record that cannot be read or be on a table, a wrong argument or option",
+              FAILED: "anything else: rules that do not compile or whose examples disagree, a "
+                      "site that does not build, a file that cannot be written"}
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
-                  help="Rules language, adjudicating engine and rulebook generator.")
+                  help="Rules language, adjudicating engine and rulebook generator.",
+                  epilog="Exit codes: " + "; ".join(f"{k} {v}" for k, v in EXIT_CODES.items())
+                  + ".")
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def _fail(message: str, code: int = 1) -> None:
+def _fail(message: str, code: int = FAILED) -> NoReturn:
     err.print(message, markup=False)
     raise typer.Exit(code)
+
+
+def _refuse(message: str) -> NoReturn:
+    _fail(message, REFUSED)
+
+
+def _os_problem(path: Any, e: OSError) -> str:
+    """An operating-system error about `path`, in words (never a traceback)."""
+    shown = str(path)
+    if len(shown) > 80:
+        shown = shown[:60] + "…" + shown[-15:]
+    if e.errno == errno.ENAMETOOLONG:
+        longest = max((len(part.encode("utf-8", "replace")) for part in Path(str(path)).parts),
+                      default=0)
+        return f"{shown}: the file name is too long ({longest} bytes in one name; the system " \
+               f"allows 255)"
+    if isinstance(e, FileNotFoundError):
+        return f"{shown}: no such file or folder"
+    if isinstance(e, PermissionError):
+        return f"{shown}: permission denied"
+    if isinstance(e, IsADirectoryError):
+        return f"{shown}: this is a folder, not a file"
+    if isinstance(e, NotADirectoryError):
+        return f"{shown}: a part of this path is a file, not a folder"
+    if isinstance(e, FileExistsError):
+        return f"{shown}: there is a file there already"
+    return f"{shown}: {e.strerror or e}"
 
 
 def _rules(name: str) -> Any:
@@ -48,42 +95,77 @@ def _rules(name: str) -> Any:
     try:
         return Rules(load_ruleset(name))
     except CompileError as e:
-        _fail(str(e))
+        missing = any(d.code == "not-found" for d in e.diagnostics)
+        _fail(str(e), REFUSED if missing else FAILED)
+    except OSError as e:
+        _refuse(_os_problem(name, e))
+
+
+def decode(data: bytes, name: str) -> str:
+    """UTF-8 text, or an error naming the file, the byte and where it stands."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        _refuse(f"{name}:{line}:{column}: this file is not UTF-8 text: byte "
+                f"0x{data[e.start]:02x} (at offset {e.start}) cannot be read; save it as UTF-8")
 
 
 def _read(path: str) -> tuple[str, str]:
     if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is not None:
+            return decode(stream.read(), "<stdin>"), "<stdin>"
         return sys.stdin.read(), "<stdin>"
     p = Path(path)
-    if not p.is_file():
-        _fail(f"{path}: no such file")
-    return p.read_text(encoding="utf-8"), path
+    try:
+        if p.is_dir():
+            _refuse(f"{path}: this is a folder; give a position file or a game record")
+        data = p.read_bytes()
+    except OSError as e:
+        _refuse(_os_problem(path, e))
+    return decode(data, path), path
+
+
+def _json_path(loc: tuple[Any, ...]) -> str:
+    """A pydantic location as the JSON path position errors use: players[0].seat."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(the whole file)"
 
 
 def _position(rules: Any, path: str) -> Any:
-    """A position from a JSON position file or a game record."""
-    from compiler.engine.formats import PositionError, PositionModel, position_from_model
-    from compiler.engine.records import RecordError, parse_record, replay
-    from compiler.engine.scenario import settled
-    from pydantic import ValidationError
+    """A position from a JSON position file or a game record (told apart by their content)."""
     text, name = _read(path)
-    if name.endswith(".json") or text.lstrip().startswith("{"):
-        try:
-            model = PositionModel.model_validate_json(text)
-            return settled(position_from_model(rules, model))
-        except ValidationError as e:
-            lines = [f"{name}: not a valid position file:"]
-            for problem in e.errors():
-                where = ".".join(str(x) for x in problem["loc"]) or "(top)"
-                lines.append(f"  {where}: {problem['msg']}")
-            _fail("\n".join(lines))
-        except PositionError as e:
-            _fail("\n".join([f"{name}: this position cannot be on a table:"] +
-                            [f"  {p}: {m}" for p, m in e.problems]))
+    if text.removeprefix("\ufeff").lstrip().startswith("{"):
+        return _position_file(rules, text, name)
+    from compiler.engine.records import RecordError, parse_record, replay
     try:
         return replay(rules, parse_record(text, name))
     except RecordError as e:
-        _fail(str(e))
+        _refuse(str(e))
+
+
+def _position_file(rules: Any, text: str, name: str) -> Any:
+    from pydantic import ValidationError
+
+    from compiler.engine.formats import PositionError, PositionModel, position_from_model
+    from compiler.engine.scenario import settled
+    try:
+        model = PositionModel.model_validate_json(text.removeprefix("\ufeff"))
+        return settled(position_from_model(rules, model))
+    except ValidationError as e:
+        lines = [f"{name}: not a valid position file (its schema: rulebook schema):"]
+        for problem in e.errors()[:20]:
+            lines.append(f"  {_json_path(problem['loc'])}: {problem['msg']}")
+        if len(e.errors()) > 20:
+            lines.append(f"  … and {len(e.errors()) - 20} more")
+        _refuse("\n".join(lines))
+    except PositionError as e:
+        _refuse("\n".join([f"{name}: this position cannot be on a table:"] +
+                           [f"  {p}: {m}" for p, m in e.problems]))
 
 
 # ------------------------------------------------------------------- authoring
@@ -138,21 +220,31 @@ def new_variant(name: Annotated[str, typer.Argument(help="The new ruleset's id (
     import re
 
     from compiler.load import RULES_DIR, load_files
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        _fail(f"`{name}` cannot be a ruleset id: use lower-case letters, digits and _")
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", name):
+        _refuse(f"`{name[:70]}` cannot be a ruleset id: use lower-case letters, digits and _ "
+                f"(at most 64), starting with a letter")
     base = _rules(extends).ruleset
     target = folder or RULES_DIR / name
-    if target.exists() and any(target.iterdir()):
-        _fail(f"{target} already exists and is not empty")
+    try:
+        if target.exists() and not target.is_dir():
+            _refuse(f"{target}: this is a file; --folder names the folder to create the "
+                    f"variant in")
+        if target.exists() and any(target.iterdir()):
+            _refuse(f"{target} already exists and is not empty")
+    except OSError as e:
+        _refuse(_os_problem(target, e))
     rule = next((r for r in base.all_rules() if r.decls), base.all_rules()[0])
     chapter = base.chapters[-1].id
     text = VARIANT_TEMPLATE.format(
         name=name, base=base.id, title=name.replace("_", " ") + " variant", rule=rule.id,
         rule_title=rule.title, chapter=chapter,
         example=base.examples[0].id if base.examples else "some_example")
-    target.mkdir(parents=True, exist_ok=True)
     path = target / "ruleset.rules"
-    path.write_text(text, encoding="utf-8")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(_os_problem(e.filename or target, e))
     try:
         load_files([path])
     except CompileError as e:  # the scaffold must always check; say so loudly if not
@@ -201,14 +293,20 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files or rules
     from compiler.load import load_files
     groups: dict[Path, list[Path]] = {}
     for f in files:
-        if f.is_dir():
-            groups.setdefault(f, []).extend(sorted(f.glob("*.rules")))
-        elif f.is_file():
-            # A file is checked with the rest of its ruleset, so names resolve.
-            folder = f.parent
-            groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
-        else:
-            _fail(f"{f}: no such file or folder")
+        try:
+            if f.is_dir():
+                found = sorted(f.glob("*.rules"))
+                if not found:
+                    _refuse(f"{f}: this folder has no .rules files")
+                groups.setdefault(f, []).extend(found)
+            elif f.is_file():
+                # A file is checked with the rest of its ruleset, so names resolve.
+                folder = f.parent
+                groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
+            else:
+                _refuse(f"{f}: no such file or folder")
+        except OSError as e:
+            _refuse(_os_problem(f, e))
     failed = False
     for folder, group in groups.items():
         group = sorted(set(group))
@@ -259,11 +357,7 @@ def compile_(ruleset: str,
              as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON.")] = False
              ) -> None:
     """Compile a ruleset; with --json, print the complete IR."""
-    from compiler.load import load_ruleset
-    try:
-        rs = load_ruleset(ruleset)
-    except CompileError as e:
-        _fail(str(e))
+    rs = _rules(ruleset).ruleset
     if as_json:
         print(rs.model_dump_json(indent=2, exclude_none=True))
     else:
@@ -330,7 +424,9 @@ def moves(ruleset: str, position: str,
 def adjudicate(ruleset: str, position: str,
                move: Annotated[str, typer.Argument(help="A move, or several separated by `;`.")],
                as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """Judge a move: LEGAL or ILLEGAL, the rules that decide it, and what follows."""
+    """Judge a move: LEGAL, ILLEGAL or UNREADABLE, the rules that decide it, and what follows.
+
+    Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
     rules = _rules(ruleset)
     pos = _position(rules, position)
     ruling = pos.adjudicate(move)
@@ -338,42 +434,66 @@ def adjudicate(ruleset: str, position: str,
         print(ruling.model_dump_json(indent=2))
     else:
         print(ruling.render())
-    raise typer.Exit(0 if ruling.verdict == "LEGAL" else 2)
+    raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
 
 
 @app.command()
-def replay(ruleset: str, record: str,
-           upto: Annotated[Optional[int], typer.Option(help="Stop after N turn lines.")] = None,
+def replay(ruleset: str,
+           record: Annotated[str, typer.Argument(
+               help="A game record, or a position file (shown as it stands).", metavar="POSITION")],
+           upto: Annotated[Optional[int], typer.Option(
+               min=0, help="Stop after N turn lines of the record.")] = None,
            as_json: Annotated[bool, typer.Option("--json", help="The position as JSON.")] = False
            ) -> None:
-    """Replay a game record; print the position reached, with scores."""
+    """Replay a game record (or read a position file); print the position reached, with scores."""
     from compiler.engine.formats import from_state
     from compiler.engine.records import RecordError, parse_record
     from compiler.engine.records import replay as do_replay
     rules = _rules(ruleset)
     text, name = _read(record)
-    try:
-        pos = do_replay(rules, parse_record(text, name), upto)
-    except RecordError as e:
-        _fail(str(e))
+    if text.removeprefix("\ufeff").lstrip().startswith("{"):
+        if upto is not None:
+            _refuse(f"{name} is a position (JSON), not a record: it has no turn lines for "
+                    f"--upto to count")
+        pos = _position_file(rules, text, name)
+    else:
+        try:
+            pos = do_replay(rules, parse_record(text, name), upto)
+        except RecordError as e:
+            _refuse(str(e))
+    g = pos.game  # the table's own seating (a record may seat other races than the first ones)
     if as_json:
         print(from_state(pos.rules, pos.state).model_dump_json(indent=2, exclude_none=True))
         return
     s = pos.situation()
     state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{len(pos.state.board)} tiles on the board; {state}")
-    table = Table("seat", "score", *[k.id for k in rules.game.piece_kinds], title="Scores")
+    table = Table("seat", "score", *[k.id for k in g.piece_kinds], title="Scores")
     for i in range(pos.state.players):
-        seat = pos.game.seat_id(i)  # the record's seats, which may not be the first ones
+        seat = g.seat_id(i)  # the table's seats, which may not be the first ones
         table.add_row(seat + (" (winner)" if seat in pos.winners() else ""), str(s.scores[seat]),
-                      *[str(pos.state.supply[i].get(k.id, 0)) for k in rules.game.piece_kinds])
+                      *[str(pos.state.supply[i].get(k.id, 0)) for k in g.piece_kinds])
     out.print(table)
 
 
+def _players(rules: Any, players: int | None) -> int:
+    """The player count asked for, or the default: 4 if the ruleset allows it, else the nearest."""
+    rs = rules.ruleset
+    if players is None:
+        return max(rs.players_min, min(4, rs.players_max))
+    if not rs.players_min <= players <= rs.players_max:
+        raise typer.BadParameter(f"{rs.title or rs.id} is for {rs.players_min} to "
+                                 f"{rs.players_max} players, not {players}",
+                                 param_hint="--players")
+    return players
+
+
 @app.command()
-def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of players.")] = 2,
+def play(ruleset: str,
+         players: Annotated[Optional[int], typer.Option(
+             help="Number of players (default: 2, or the fewest the ruleset allows).")] = None,
          seed: Annotated[int, typer.Option(help="Seed for the shuffle and the moves.")] = 1,
-         games: Annotated[int, typer.Option(help="How many games.")] = 1,
+         games: Annotated[int, typer.Option(min=1, help="How many games.")] = 1,
          save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None,
          seats: Annotated[Optional[str], typer.Option(
              help="The seats at the table, in playing order, e.g. xemh,sslyx "
@@ -381,8 +501,15 @@ def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of play
          ) -> None:
     """Play random legal games: one prints its record; several print a summary."""
     from compiler.engine.random_play import random_game
-    from compiler.engine.records import write_record
+    from compiler.engine.records import SEED_DIGITS, write_record
     rules = _rules(ruleset)
+    rs = rules.ruleset
+    if players is None:
+        players = max(rs.players_min, min(2, rs.players_max))
+    players = _players(rules, players)
+    if len(str(abs(seed + games))) > SEED_DIGITS:
+        raise typer.BadParameter(f"a seed of at most {SEED_DIGITS} digits, please (a record "
+                                 f"keeps it)", param_hint="--seed")
     if seats:
         chosen = [x.strip() for x in seats.split(",") if x.strip()]
         if len(chosen) != players:
@@ -391,14 +518,25 @@ def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of play
             rules = rules.seated(chosen)
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--seats") from None
+    if save is not None:
+        try:
+            if save.exists() and not save.is_dir():
+                raise typer.BadParameter(f"{save} is a file; give a folder to write records into",
+                                         param_hint="--save")
+            save.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            _fail(_os_problem(save, e))
     table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
     for g in range(games):
         t0 = time.perf_counter()
         final, history = random_game(rules, players, seed + g)
         record = write_record(history, final)
         if save is not None:
-            save.mkdir(parents=True, exist_ok=True)
-            (save / f"game-{seed + g}.record").write_text(record, encoding="utf-8")
+            target = save / f"game-{seed + g}.record"
+            try:
+                target.write_text(record, encoding="utf-8")
+            except OSError as e:
+                _fail(_os_problem(target, e))
         if games == 1:
             print(record, end="")
         else:
@@ -411,11 +549,15 @@ def play(ruleset: str, players: Annotated[int, typer.Option(help="Number of play
 
 
 @app.command()
-def bench(ruleset: str, games: int = 30, players: int = 4) -> None:
+def bench(ruleset: str, games: Annotated[int, typer.Option(min=1)] = 30,
+          players: Annotated[Optional[int], typer.Option(
+              help="Players per game (default: 4, or the nearest count the ruleset allows).")]
+          = None) -> None:
     """Measure: games per second, time per move early and late, adjudication, compile time."""
     from compiler.engine.bench import run_bench
-    report = run_bench(ruleset, games=games, players=players)
-    table = Table("measure", "value", title=f"Benchmark: {ruleset}")
+    rules = _rules(ruleset)
+    report = run_bench(ruleset, games=games, players=_players(rules, players))
+    table = Table("measure", "value", title=f"Benchmark: {rules.ruleset.id}")
     for k, v in report.items():
         table.add_row(k, v)
     out.print(table)

@@ -1,6 +1,7 @@
 """`rulebook bench`: how fast the engine plays, judges and compiles.
 
-Measured on random legal games (seeded, so runs compare): games per second,
+Measured on random legal games (seeded, so runs compare, and played the way
+`random_play` plays them, chance included): games per second,
 the time per decision early and late in a game (late boards are bigger),
 the time to adjudicate moves on a full board, and the time to compile the
 ruleset from its files.
@@ -28,13 +29,15 @@ def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
     t0 = time.perf_counter()
     decisions = 0
     for g in range(games):
-        pos = rules.start(players, seed=g)
+        # The same driver as random play: chance (a die, a draw) is decided by the
+        # seeded generator through `play`, as `rulebook play` does.
         rng = random.Random(g)
+        pos, _ = Position.set_up(rules, players, seed=g, sampler=rng)
         total = pos.state.stock_size()
         while not pos.finished:
             t = time.perf_counter()
             moves = pos.legal_moves()
-            pos = pos.apply(rng.choice(moves))
+            pos, _ = pos.play(rng.choice(moves), chance=rng)
             spent = time.perf_counter() - t
             decisions += 1
             placed = len(pos.state.board)

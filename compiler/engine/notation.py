@@ -67,14 +67,14 @@ class NotThere(NotationError):
         self.param = param
 
 
-def number(text: str, what: str = "a number") -> int:
-    """A whole number written in ASCII digits (a sign allowed), of at most MAX_DIGITS digits."""
+def number(text: str, what: str = "a number", digits_max: int = MAX_DIGITS) -> int:
+    """A whole number written in ASCII digits (a sign allowed), of at most `digits_max` digits."""
     digits = text[1:] if text[:1] in "+-" else text
     if not digits or not digits.isascii() or not digits.isdigit():
-        raise NotationError(f"`{_clip(text)}` is not {what} (write digits 0-9)")
-    if len(digits) > MAX_DIGITS:
+        raise NotationError(f"`{clip(text)}` is not {what} (write digits 0-9)")
+    if len(digits) > digits_max:
         raise NotationError(f"{what} of {len(digits)} digits is too large: no table needs more "
-                            f"than {MAX_DIGITS}")
+                            f"than {digits_max}")
     return int(text)
 
 
@@ -82,12 +82,12 @@ def cell(text: str) -> tuple[int, int]:
     """A cell written `x,y` (see the coordinate picture on the formats page)."""
     parts = text.split(",")
     if len(parts) != 2:
-        raise NotationError(f"`{_clip(text)}` is not a cell (write x,y, e.g. 1,0)")
+        raise NotationError(f"`{clip(text)}` is not a cell (write x,y, e.g. 1,0)")
     return (number(parts[0].strip(), "a cell coordinate"),
             number(parts[1].strip(), "a cell coordinate"))
 
 
-def _clip(text: str, width: int = 40) -> str:
+def clip(text: str, width: int = 40) -> str:
     """Quoted input, shortened: a message never repeats a megabyte back."""
     return text if len(text) <= width else text[:width - 1] + "…"
 
@@ -267,10 +267,10 @@ class Notation:
         if word in starts:
             forms = "; ".join(f"“{a.decl.title}” is written `{self.shape(a)}`"
                               for a in starts[word])
-            return NotationError(f"cannot read `{_clip(text)}` as a move: {forms}",
+            return NotationError(f"cannot read `{clip(text)}` as a move: {forms}",
                                  self.shapes())
         hint = did_you_mean(word, [*starts, "pass"])
-        return NotationError(f"cannot read `{_clip(text)}` as a move"
+        return NotationError(f"cannot read `{clip(text)}` as a move"
                              + (f" ({hint})" if hint else "")
                              + "; moves are written as listed below", self.shapes())
 
@@ -320,17 +320,17 @@ class Notation:
             if game.category(kind) != "piece":
                 from compiler.diagnostics import did_you_mean
                 hint = did_you_mean(kind, [k.id for k in game.piece_kinds])
-                raise NotThere(f"there is no kind of piece called `{_clip(kind)}`"
+                raise NotThere(f"there is no kind of piece called `{clip(kind)}`"
                                + (f" ({hint})" if hint else ""))
             raise NotThere(f"there is no {game.title(kind)} at {where}")
         if t == "player":
             i = game.seat_index(text, st.players)
             if i is None:
                 seats = ", ".join(game.seat_id(k) for k in range(st.players))
-                raise NotThere(f"no player `{_clip(text)}` at this table (seats: {seats})")
+                raise NotThere(f"no player `{clip(text)}` at this table (seats: {seats})")
             return i
         if t == "card" and text not in game.catalogue.card_faces:
-            raise NotThere(f"there is no tile `{_clip(text)}` in this game")
+            raise NotThere(f"there is no tile `{clip(text)}` in this game")
         return text
 
 

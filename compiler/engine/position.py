@@ -97,12 +97,17 @@ class Rules:
 
     def start(self, players: int, seed: int | None = None,
               stacks: list[list[str]] | None = None,
-              seats: list[str] | None = None) -> Position:
+              seats: list[str] | None = None, chance: list[str] | None = None) -> Position:
+        rules = self.table(players, seats)
+        return Position.start(rules, players, seed, stacks, chance)
+
+    def table(self, players: int, seats: list[str] | None = None) -> Rules:
+        """These rules seated for a table of `players`: the seats given, else (a team game)
+        the teams seated in turn, else the first seats declared."""
         if seats is None and self.seating is None:
             # A team game seats its teams in turn by default (see `Game.team_seating`).
             seats = list(self.game.team_seating(players) or ()) or None
-        rules = self.seated(seats) if seats else self
-        return Position.start(rules, players, seed, stacks)
+        return self.seated(seats) if seats else self
 
 
 class Position:
@@ -120,8 +125,22 @@ class Position:
 
     @classmethod
     def start(cls, rules: Rules, players: int, seed: int | None = None,
-              stacks: list[list[str]] | None = None) -> Position:
-        """A new game. Stacks are given top first, or shuffled from `seed`."""
+              stacks: list[list[str]] | None = None, chance: list[str] | None = None
+              ) -> Position:
+        """A new game. Stacks are given top first, or shuffled from `seed`.
+
+        `chance` lists what chance decided while the game was set up, if its
+        rules draw or roll then (a record keeps it in its `Chance` tag). A
+        set-up that needs an outcome not given raises `ValueError`.
+        """
+        return cls.set_up(rules, players, seed, stacks, chance)[0]
+
+    @classmethod
+    def set_up(cls, rules: Rules, players: int, seed: int | None = None,
+               stacks: list[list[str]] | None = None, chance: list[str] | None = None,
+               sampler: random.Random | None = None) -> tuple[Position, tuple[str, ...]]:
+        """A new game and what chance decided in its set-up (`sampler` decides what is not
+        given, for random play)."""
         game = rules.game
         rs = rules.ruleset
         if not rs.players_min <= players <= rs.players_max:
@@ -147,12 +166,27 @@ class Position:
                 cards = cards[:dealt]  # the rest stay in the box
             count = game.stacks_decl.count if game.stacks_decl else 1
             stacks = [cards[i::count] for i in range(count)]
+        else:
+            problem = stacks_problem(game, stacks)
+            if problem:
+                raise ValueError(problem)
         st.stacks = [list(reversed(s)) for s in stacks]
         env = Env(game, st)
-        start_game(env)
-        enter_step(env)
-        advance(env)
-        return cls(rules, st)
+        env.chance = list(chance or ())
+        env.sampler = sampler
+        try:
+            start_game(env)
+            enter_step(env)
+            advance(env)
+        except ChanceError as e:
+            raise ValueError(f"the set-up of the game leaves something to chance: {e}") from None
+        except RuleError as e:
+            raise ValueError(f"the rules cannot set up this game: {e}") from None
+        if env.chance:
+            raise ValueError(f"the set-up was given more chance outcomes than it uses: "
+                             f"{' '.join(env.chance)} left over")
+        st.gone.clear()
+        return cls(rules, st), tuple(env.drawn)
 
     # ----------------------------------------------------------- queries
 
@@ -445,6 +479,29 @@ class Position:
 
     def _effect(self, c: Consequence) -> Effect:
         return Effect(kind=c.kind, rule=self.rules.cite(c.rule), text=c.text, data=c.data)
+
+
+def stacks_problem(game: Game, stacks: list[list[str]]) -> str | None:
+    """Why these stacks (top first) cannot be the game's, or None: every tile is one of the
+    game's, and none is in them twice."""
+    count = game.stacks_decl.count if game.stacks_decl else 1
+    if len(stacks) != count:
+        return f"the game is played with {count} stack{'s' if count != 1 else ''} of tiles, " \
+               f"not {len(stacks)}"
+    seen: set[str] = set()
+    for i, stack in enumerate(stacks):
+        for card in stack:
+            where = f"stack {i + 1}" if count > 1 else "the stack"
+            if card not in game.catalogue.card_faces:
+                from compiler.diagnostics import did_you_mean
+                hint = did_you_mean(card, game.catalogue.card_faces)
+                shown = card if len(card) <= 20 else card[:19] + "…"
+                return f"{where} lists `{shown}`, which is not a tile of this game" + \
+                    (f" ({hint})" if hint else "")
+            if card in seen:
+                return f"{where} lists {card} a second time; every tile is in the stacks once"
+            seen.add(card)
+    return None
 
 
 def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:

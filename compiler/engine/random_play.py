@@ -15,11 +15,13 @@ from compiler.engine.records import History
 
 def random_game(rules: Rules, players: int, seed: int,
                 max_decisions: int = 10_000) -> tuple[Position, History]:
-    pos = rules.start(players, seed=seed)
+    rng = random.Random(seed)
+    # The shuffle comes from the seed alone; the set-up's own chance (a draw at the
+    # start of the game) and every later one from `rng`, and the record keeps both.
+    pos, chance = Position.set_up(rules.table(players), players, seed=seed, sampler=rng)
     stacks = [[c for c in reversed(s) if c is not None] for s in pos.state.stacks]
     seats = [pos.game.seat_id(i) for i in range(players)]
-    history = History(start=pos, seats=seats, stacks=stacks, seed=seed)
-    rng = random.Random(seed)
+    history = History(start=pos, seats=seats, stacks=stacks, seed=seed, chance=chance)
     for _ in range(max_decisions):
         if pos.finished:
             break

@@ -1,9 +1,11 @@
 """Game records: read, replay, write.
 
 A record is a header of tags and a line per turn. Every random outcome is in
-it: the `Stacks` tag lists the order of the shuffled tiles (top first), and
-each placement names its tile, face, position and turn, so a record replays
-the same way every time and reads without a board at hand.
+it: the `Stacks` tag lists the order of the shuffled tiles (top first), the
+`Chance` tag what chance decided while the game was set up, each placement
+names its tile, face, position and turn, and a move's own chance follows its
+`!`, so a record replays the same way every time and reads without a board
+at hand. A `Result` other than `*` must be what the replay reaches.
 
 Reading is lenient about spacing and comments, strict about meaning: every
 decision is adjudicated, and the first one that is not legal stops the replay
@@ -14,17 +16,17 @@ exactly there.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from lark.exceptions import UnexpectedInput
 
-from compiler.diagnostics import Diagnostic
-from compiler.engine.notation import Move
-from compiler.engine.position import Position, Rules
+from compiler.diagnostics import Diagnostic, did_you_mean
+from compiler.engine.notation import Move, NotationError, clip
+from compiler.engine.notation import number as _number
+from compiler.engine.position import Position, Rules, stacks_problem
 from compiler.engine.ruling import Ruling
-from compiler.parse.errors import syntax_diagnostic
 from compiler.parse.grammar import record_parser
-from compiler.parse.transform import unquote
 
 
 @dataclass
@@ -46,6 +48,20 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict)
     turns: list[TurnLine] = field(default_factory=list)
     file: str = "<record>"
+    tag_lines: dict[str, int] = field(default_factory=dict)  # where each tag was written
+
+    def line_of(self, tag: str) -> int:
+        return self.tag_lines.get(tag, 1)
+
+
+# The tags a record may carry; others (an event, a date) are kept and ignored.
+TAGS = {
+    "Ruleset": "the ruleset played", "Version": "its version", "Players": "the seats, in "
+    "playing order", "Seed": "the seed the tiles were shuffled with", "Stacks": "the tiles, top "
+    "first, stacks split by |", "Chance": "what chance decided while the game was set up",
+    "Result": "the final scores and winners, or *",
+}
+SEED_DIGITS = 40  # seeds are any whole number a player picks; this many digits is plenty
 
 
 class RecordError(ValueError):
@@ -61,17 +77,38 @@ class RecordError(ValueError):
 
 
 def parse_record(text: str, file: str = "<record>") -> Record:
+    """Read a record's text; a `RecordError` says where and what a record line looks like."""
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith("{"):
+        raise RecordError(Diagnostic(
+            file=file, line=1, column=1, code="not-a-record",
+            message="this is a position (JSON), not a record",
+            hint="give it where a position is expected (moves, adjudicate, replay read "
+                 "either); a record is a header of [Tag \"value\"] lines and one line per turn"))
     parser = record_parser()
     try:
         tree = parser.parse(text if text.endswith("\n") else text + "\n")
     except UnexpectedInput as e:
-        raise RecordError(syntax_diagnostic(parser, e, text, file)) from None
+        raise RecordError(_syntax(text, file, e)) from None
     rec = Record(file=file)
     for node in tree.children:
         if node.data == "tag":
-            rec.tags[str(node.children[0])] = unquote(str(node.children[1]))
+            name, line = str(node.children[0]), node.meta.line
+            if name in rec.tags:
+                raise _error(rec, line, 1, "header", f"the tag [{name}] is given twice (first "
+                             f"on line {rec.tag_lines[name]})")
+            if name not in TAGS:
+                hint = did_you_mean(name, TAGS)
+                if hint:
+                    raise _error(rec, line, 2, "header", f"unknown tag [{name}]; {hint}")
+            rec.tags[name] = _unquote(str(node.children[1]))
+            rec.tag_lines[name] = line
         elif node.data == "turn":
-            number = int(node.children[0])
+            tok = node.children[0]
+            try:
+                number = _number(str(tok), "a turn number")
+            except NotationError as e:
+                raise _error(rec, tok.line, tok.column, "syntax", str(e)) from None
             decisions = []
             for d in node.children[1:]:
                 tok = d.children[0]
@@ -82,36 +119,108 @@ def parse_record(text: str, file: str = "<record>") -> Record:
     return rec
 
 
+def _unquote(token: str) -> str:
+    """A tag's value: the text between the quotes, with \\" and \\\\ read as " and \\."""
+    return re.sub(r'\\(["\\])', r"\1", token[1:-1])
+
+
+def _syntax(text: str, file: str, e: UnexpectedInput) -> Diagnostic:
+    """A syntax error in a record's own words: what its kind of line looks like."""
+    lines = text.splitlines()
+    line = getattr(e, "line", 0) or len(lines) or 1
+    column = getattr(e, "column", 0) or 1
+    source = lines[line - 1] if 1 <= line <= len(lines) else ""
+    body = source.split("#", 1)[0].strip()
+    tag = 'a tag is written [Name "value"], e.g. [Players "quuylto xemh"]'
+    turn = "a turn line is the turn's number, a dot, then its moves separated by `;`, " \
+           "e.g. `12. t17 a at 1,0 r2; research`"
+    if body.startswith("["):
+        earlier = any(re.match(r"\s*[0-9]", x) for x in lines[:line - 1])
+        if earlier and re.fullmatch(r'\[[A-Za-z][A-Za-z0-9_]*\s+"(?:[^"\\]|\\.)*"\s*\]', body):
+            message = "tags come before the first turn line"
+        elif not body.endswith("]"):
+            message = f"this tag has no closing `]`; {tag}"
+        elif '"' not in body:
+            message = f"a tag's value is in double quotes; {tag}"
+        else:
+            message = tag
+    elif re.match(r"[0-9]", body):
+        if not re.match(r"[0-9]+\s*\.", body):
+            message = f"a turn number is followed by a dot; {turn}"
+        elif re.search(r"[\[\]]", body):
+            message = f"a move cannot contain `[` or `]`; {turn}"
+        else:
+            message = f"a move is missing (nothing before or after a `;`); {turn}"
+    elif body.startswith("{"):
+        message = "this is a position (JSON), not a record"
+    else:
+        message = ("each line of a record is a tag [Name \"value\"], a turn line "
+                   "(`12. move; move`), a comment (# ...) or blank")
+    shown = source if len(source) <= 200 else source[:199] + "…"
+    return Diagnostic(file=file, line=line, column=min(column, len(shown) + 1), code="syntax",
+                      message=message, source_line=shown)
+
+
 def start_of(rules: Rules, rec: Record) -> Position:
-    """The starting position a record describes (players, seats, stacks)."""
+    """The starting position a record describes (players, seats, stacks, set-up chance).
+
+    A header error points at its tag's line."""
     tags = rec.tags
     name = tags.get("Ruleset", rules.ruleset.id).replace("-", "_")
     if name != rules.ruleset.id:
-        raise _error(rec, 1, 1, "header", f"this record is for {name!r}, not {rules.ruleset.id!r}")
+        raise _error(rec, rec.line_of("Ruleset"), 1, "header",
+                     f"this record is for {name!r}, not {rules.ruleset.id!r}")
     seats = tags.get("Players", "").split()
+    at = rec.line_of("Players")
     if not seats:
-        raise _error(rec, 1, 1, "header", "the record has no [Players \"...\"] tag")
-    declared = [s.id for s in rules.ruleset.seats]
+        raise _error(rec, at, 1, "header", "the record has no [Players \"...\"] tag naming "
+                     "the seats in playing order" if "Players" not in tags else
+                     "the [Players] tag names no seat")
+    rs = rules.ruleset
+    if not rs.players_min <= len(seats) <= rs.players_max:
+        raise _error(rec, at, 1, "header", f"{len(seats)} player{'s' if len(seats) != 1 else ''}; {rs.title or rs.id} is for "
+                     f"{rs.players_min} to {rs.players_max}")
+    declared = [s.id for s in rs.seats]
     if all(s in declared for s in seats) and len(set(seats)) == len(seats):
         rules = rules.seated(seats)
     g = rules.game
     for i, s in enumerate(seats):
         if g.seat_index(s, len(seats)) != i:
-            raise _error(rec, 1, 1, "header",
-                         f"seat {i + 1} is {g.seat_id(i)!r}, not {s!r} (players are listed in "
-                         f"playing order, using the ruleset's seat ids)")
+            hint = did_you_mean(s, declared)
+            raise _error(rec, at, 1, "header",
+                         f"seat {i + 1} is {g.seat_id(i)!r}, not {clip(s)!r} (players are "
+                         f"listed in playing order, using the ruleset's seat ids: "
+                         f"{', '.join(declared)})" + (f"; {hint}" if hint else ""))
     stacks = None
     if "Stacks" in tags:
         stacks = [part.split() for part in tags["Stacks"].split("|")]
-    seed = int(tags["Seed"]) if tags.get("Seed", "").isdigit() else None
+        problem = stacks_problem(g, stacks)
+        if problem:
+            raise _error(rec, rec.line_of("Stacks"), 1, "header", problem)
+    seed = None
+    if "Seed" in tags:
+        try:
+            seed = _number(tags["Seed"].strip(), "a seed", SEED_DIGITS)
+        except NotationError as e:
+            raise _error(rec, rec.line_of("Seed"), 1, "header", str(e)) from None
+    if stacks is None and seed is None:
+        raise _error(rec, 1, 1, "header", "the record says neither how the tiles lie "
+                     "([Stacks \"...\"]) nor the seed they were shuffled with ([Seed \"...\"])")
+    chance = tags.get("Chance", "").split()
     try:
-        return rules.start(len(seats), seed=seed, stacks=stacks, seats=seats)
+        return rules.start(len(seats), seed=seed, stacks=stacks, seats=seats, chance=chance)
     except ValueError as e:
-        raise _error(rec, 1, 1, "header", str(e)) from None
+        line = rec.line_of("Chance") if "Chance" in tags else at
+        raise _error(rec, line, 1, "header", str(e)) from None
 
 
 def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
-    """The position after the record (or after its first `upto` turn lines)."""
+    """The position after the record (or after its first `upto` turn lines).
+
+    A complete replay is checked against the record's `Result`, if it states one.
+    """
+    if upto is not None and upto < 0:
+        raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines; give 0 or more")
     pos = start_of(rules, rec)
     lines = rec.turns if upto is None else rec.turns[:upto]
     previous = None
@@ -126,9 +235,42 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
                          f"{pos.state.turn.number}")
         for d in line.decisions:
             pos = _decide(rec, pos, d)
-    if upto is None and rec.tags.get("Result", "*") not in ("*", ""):
+    result = rec.tags.get("Result", "*").strip()
+    if upto is None and result not in ("*", ""):
         pos = _finish_turn(rec, pos, None, rec.turns[-1].line if rec.turns else 1)
+        _check_result(rec, pos, result)
     return pos
+
+
+def result_text(pos: Position) -> str:
+    """A finished game's `Result`: "seat points, seat points; winner seat ..."."""
+    scores = ", ".join(f"{k} {v}" for k, v in pos.scores().items())
+    return f"{scores}; winner {' '.join(pos.winners())}"
+
+
+def _check_result(rec: Record, pos: Position, stated: str) -> None:
+    """The record's `Result` must be what the replay reaches."""
+    line = rec.line_of("Result")
+    shape = "a result is written `seat points, seat points; winner seat`, or `*` while the " \
+            "game goes on"
+    m = re.fullmatch(r"(.*?);\s*winners?\s+(.+)", stated)
+    if m is None:
+        raise _error(rec, line, 1, "result", f"cannot read the [Result] {clip(stated)!r}: {shape}")
+    scores: dict[str, int] = {}
+    for part in m.group(1).split(","):
+        words = part.split()
+        if len(words) != 2:
+            raise _error(rec, line, 1, "result",
+                         f"cannot read {clip(part.strip())!r} in the [Result]: {shape}")
+        try:
+            scores[words[0]] = _number(words[1], "a score")
+        except NotationError as e:
+            raise _error(rec, line, 1, "result", f"{e}; {shape}") from None
+    winners = m.group(2).split()
+    if scores != pos.scores() or sorted(winners) != sorted(pos.winners()):
+        said = ", ".join(f"{k} {v}" for k, v in scores.items()) + "; winner " + " ".join(winners)
+        raise _error(rec, line, 1, "result",
+                     f"the [Result] says {clip(said, 120)}, but the replay ends {result_text(pos)}")
 
 
 def _finish_turn(rec: Record, pos: Position, number: int | None, line: int) -> Position:
@@ -149,6 +291,9 @@ def _decide(rec: Record, pos: Position, d: Decision) -> Position:
         ruling = pos.adjudicate(d.text)
         if ruling.verdict == "LEGAL":
             return pos.apply(d.text)
+        if ruling.verdict == "UNREADABLE":
+            breach = ruling.moves[0].breaches[0]
+            raise _error(rec, d.line, d.column, "unreadable", breach.message, ruling)
         if d.text != "pass" and pos.adjudicate("pass").verdict == "LEGAL":
             passed = pos.apply("pass")
             if passed.state.turn.number == turn and not passed.finished:
@@ -174,6 +319,7 @@ class History:
     seats: list[str]
     stacks: list[list[str]] | None
     seed: int | None = None
+    chance: tuple[str, ...] = ()  # what chance decided while the game was set up
     # (turn number, position before, move) for every decision taken
     moves: list[tuple[int, Position, Move]] = field(default_factory=list)
 
@@ -189,9 +335,10 @@ def write_record(history: History, final: Position | None = None) -> str:
         tags.append(("Seed", str(history.seed)))
     if history.stacks is not None:
         tags.append(("Stacks", " | ".join(" ".join(s) for s in history.stacks)))
+    if history.chance:
+        tags.append(("Chance", " ".join(history.chance)))
     if final is not None and final.finished:
-        scores = ", ".join(f"{k} {v}" for k, v in final.scores().items())
-        tags.append(("Result", f"{scores}; winner {' '.join(final.winners())}"))
+        tags.append(("Result", result_text(final)))
     else:
         tags.append(("Result", "*"))
     out = [f'[{k} "{v}"]' for k, v in tags]
