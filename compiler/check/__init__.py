@@ -252,6 +252,18 @@ class Checker:
             if handler:
                 handler(d)
 
+    def d_area(self, d: m.AreaKind) -> None:
+        for a in d.attributes:
+            if a.given is not None:
+                self.types.expect(a.given, {"it": "area"}, a.type,
+                                  f"what `{a.name}` is given as")
+
+    def d_player_attribute(self, d: m.PlayerAttribute) -> None:
+        if d.attribute.given is not None:
+            self.report(d.attribute.given.loc, "structure",
+                        f"`given as` belongs to an area's attribute; player attribute "
+                        f"`{d.attribute.name}` is set by the rules or written in the position")
+
     def d_teams(self, d: m.TeamsDecl) -> None:
         seats = [s.id for s in self.rs.seats]
         for count, teams in d.rows.items():

@@ -13,12 +13,16 @@ Omitted supplies, pool and stacks are derived from the set-up.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compiler.diagnostics import did_you_mean
 from compiler.engine.effects import put
-from compiler.engine.evaluate import Env
+from compiler.engine.evaluate import Env, RuleError
+from compiler.engine.notation import NotationError, clip
+from compiler.engine.notation import cell as read_cell
+from compiler.engine.notation import number as read_number
 from compiler.engine.state import Grant, Pending, State, Turn
 
 if TYPE_CHECKING:
@@ -29,11 +33,19 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# No count on a table is negative or needs more than nine digits; a bound here also
+# keeps a 5,000-digit number out of the engine.
+LIMIT = 10**9
+Count = Annotated[int, Field(ge=0, le=LIMIT)]
+Signed = Annotated[int, Field(ge=-LIMIT, le=LIMIT)]
+Value = str | bool | Signed | None
+
+
 class TileAt(_Model):
     at: str = Field(description="Cell, as `x,y`.", examples=["1,0"])
     tile: str = Field(description="Tile id from the catalogue.")
     face: str = Field(description="Which face is up.")
-    rotation: int = Field(0, ge=0, description="How the tile is turned (0, 1, 2 ...).")
+    rotation: int = Field(0, ge=0, le=LIMIT, description="How the tile is turned (0, 1, 2 ...).")
 
 
 class PieceAt(_Model):
@@ -45,23 +57,27 @@ class PieceAt(_Model):
 
 class AreaState(_Model):
     at: str = Field(description="Any site of the area, as `x,y:site`.")
-    attributes: dict[str, str | int | bool | None] = Field(
-        default_factory=dict, description="Declared area attributes; players by seat id.")
-    resources: dict[str, int] = Field(default_factory=dict)
+    attributes: dict[str, Value] = Field(
+        default_factory=dict, description="Declared area attributes; players by seat id. An "
+                                          "attribute declared `given as` follows from the board "
+                                          "when left out.")
+    resources: dict[str, Count] = Field(default_factory=dict)
 
 
 class PlayerState(_Model):
     seat: str = Field(description="Seat id; the list is in playing order.")
-    supply: dict[str, int] | None = Field(
-        None, description="Pieces off the board; omitted: the set-up amount minus those on it.")
-    resources: dict[str, int] = Field(default_factory=dict, description="Score, markers held...")
-    attributes: dict[str, str | int | bool | None] = Field(
+    supply: dict[str, Count] | None = Field(
+        None, description="Pieces off the board; omitted (or a kind left out): the set-up "
+                          "amount minus those on it.")
+    resources: dict[str, Count] = Field(default_factory=dict,
+                                        description="Score, markers held...")
+    attributes: dict[str, Value] = Field(
         default_factory=dict, description="Declared player attributes; players by seat id.")
 
 
 class GrantState(_Model):
-    actions: list[str]
-    remaining: int = 1
+    actions: list[str] = Field(min_length=1)
+    remaining: int = Field(1, ge=1, le=LIMIT, description="Uses left (a grant used up is gone).")
     bindings: dict[str, str] = Field(default_factory=dict)
     rule: str | None = None
     player: str | None = Field(default=None, description="a seat deciding out of turn")
@@ -71,14 +87,14 @@ class GrantState(_Model):
 class PendingState(_Model):
     step: str
     trigger: str = Field(description="`RULE#N`: the Nth triggered declaration of that rule.")
-    bindings: dict[str, str | int | None] = Field(default_factory=dict)
+    bindings: dict[str, str | Signed | None] = Field(default_factory=dict)
 
 
 class TurnState(_Model):
-    number: int = Field(1, ge=1)
+    number: int = Field(1, ge=1, le=LIMIT)
     player: str
     step: str
-    taken: int = Field(0, ge=0, description="Actions already taken in this step.")
+    taken: int = Field(0, ge=0, le=LIMIT, description="Actions already taken in this step.")
     placed: str | None = Field(None, description="Cell of the tile laid this turn.")
     grants: list[GrantState] = Field(default_factory=list)
     pending: list[PendingState] = Field(default_factory=list)
@@ -93,7 +109,7 @@ class PositionModel(_Model):
     tiles: list[TileAt] = Field(default_factory=list)
     pieces: list[PieceAt] = Field(default_factory=list)
     areas: list[AreaState] = Field(default_factory=list)
-    pool: dict[str, int] | None = None
+    pool: dict[str, Count] | None = None
     stacks: list[list[str | None]] | None = None
     discarded: list[str] = Field(default_factory=list)
     turn: TurnState
@@ -126,20 +142,21 @@ class _Builder:
         self.game = rules.game
         self.m = model
         self.problems: list[tuple[str, str]] = []
+        self.written: dict[tuple[Any, str], str] = {}  # (area, attribute): its JSON path
 
     def bad(self, path: str, msg: str) -> None:
         self.problems.append((path, msg))
 
     def cell(self, path: str, text: str) -> Any:
         try:
-            return self.game.lattice.parse_cell(text)
-        except ValueError:
-            self.bad(path, f"{text!r} is not a cell (write x,y)")
+            return read_cell(text)
+        except NotationError as e:
+            self.bad(path, str(e))
             return None
 
     def site(self, st: State, path: str, text: str) -> Any:
         if ":" not in text:
-            self.bad(path, f"{text!r} is not a site (write x,y:name)")
+            self.bad(path, f"{clip(text)!r} is not a site (write x,y:name, e.g. 1,0:planet)")
             return None
         c, name = text.split(":", 1)
         cell = self.cell(path, c)
@@ -151,7 +168,7 @@ class _Builder:
         card, face, _ = st.board[cell]
         sites = self.game.catalogue.faces[(card, face)].sites
         if name not in sites:
-            self.bad(path, f"{card} {face} has no site `{name}` (it has: {', '.join(sites)})")
+            self.bad(path, f"{card} {face} has no site `{clip(name)}` (it has: {', '.join(sites)})")
             return None
         return (cell, name)
 
@@ -159,8 +176,36 @@ class _Builder:
         i = self.game.seat_index(name, n)
         if i is None:
             known = [self.game.seat_id(k) for k in range(n)]
-            self.bad(path, f"no seat {name!r} (seats: {', '.join(known)})")
+            hint = did_you_mean(name, known)
+            self.bad(path, f"no seat {clip(name)!r} (seats: {', '.join(known)})"
+                     + (f"; {hint}" if hint else ""))
         return i
+
+    def value(self, path: str, type_: str, value: Any, n: int) -> tuple[bool, Any]:
+        """An attribute's value read as its declared type: (ok, value)."""
+        if value is None:
+            return True, None
+        if type_ == "player":
+            if isinstance(value, str):
+                seat = self.seat(path, value, n)
+                return seat is not None, seat
+            self.bad(path, f"expected a seat id, not {value!r}")
+        elif type_ == "bool":
+            if isinstance(value, bool):
+                return True, value
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return True, value.lower() == "true"
+            self.bad(path, f"expected true or false, not {clip(str(value))!r}")
+        else:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return True, value
+            if isinstance(value, str):
+                try:
+                    return True, read_number(value.strip(), "a whole number")
+                except NotationError:
+                    pass
+            self.bad(path, f"expected a whole number, not {clip(str(value))!r}")
+        return False, None
 
     def build(self) -> State:
         g, m, rs = self.game, self.m, self.rules.ruleset
@@ -185,7 +230,14 @@ class _Builder:
         self._areas(st)
         self._stacks(st)
         self._turn(st, n)
+        if not self.problems:
+            self._given(st)
         st.finished = m.finished
+        if not self.problems:  # each check below needs a position that holds together
+            self._consistent(st, n)
+            if st.finished:
+                from compiler.engine.turns import winners
+                st.winners = winners(g, st)
         return st
 
     def _tiles(self, st: State) -> None:
@@ -269,28 +321,35 @@ class _Builder:
             on_board[owner][p.kind] = on_board[owner].get(p.kind, 0) + 1
         setup = g.supply_table.rows.get(n, {}) if g.supply_table else {}
         for i, pl in enumerate(self.m.players[:n]):
-            if pl.supply is None:
-                supply = {}
-                for kind, total in setup.items():
-                    left = total - on_board[i].get(kind, 0)
-                    if left < 0:
-                        self.bad(f"players[{i}]", f"{g.seat_id(i)} has {on_board[i][kind]} "
-                                                  f"{g.title(kind, True)} on the board; the game "
-                                                  f"gives {total}")
-                    supply[kind] = max(left, 0)
-                st.supply[i] = supply
-            else:
-                for kind, count in pl.supply.items():
-                    if g.category(kind) != "piece":
-                        self.bad(f"players[{i}].supply", f"no piece kind {kind!r}")
-                    elif kind in g.handed_kinds:
-                        continue  # partners hand these to each other: counted per team below
-                    elif count + on_board[i].get(kind, 0) != setup.get(kind, 0):
+            given = pl.supply or {}
+            for kind in given:
+                if g.category(kind) != "piece":
+                    hint = did_you_mean(kind, [k.id for k in g.piece_kinds])
+                    self.bad(f"players[{i}].supply.{kind}", f"no piece kind {clip(kind)!r}"
+                             + (f"; {hint}" if hint else ""))
+            supply = {}
+            # Every kind the game gives, and any other on the board: a kind the file
+            # leaves out of `supply` holds what the set-up gives minus what is on the board.
+            for kind in sorted(set(setup) | set(on_board[i]) | set(given), key=str):
+                if g.category(kind) != "piece":
+                    continue
+                total, placed = setup.get(kind, 0), on_board[i].get(kind, 0)
+                if kind in given:
+                    if kind in g.handed_kinds:
+                        pass  # partners hand these to each other: counted per team below
+                    elif given[kind] + placed != total:
                         self.bad(f"players[{i}].supply.{kind}",
-                                 f"{count} in supply and {on_board[i].get(kind, 0)} on the board "
-                                 f"make {count + on_board[i].get(kind, 0)}; the game gives "
-                                 f"{setup.get(kind, 0)}")
-                st.supply[i] = {k: v for k, v in pl.supply.items()}
+                                 f"{given[kind]} in supply and {placed} on the board make "
+                                 f"{given[kind] + placed}; the game gives {total}")
+                    supply[kind] = given[kind]
+                elif placed > total:
+                    self.bad(f"players[{i}]", f"{g.seat_id(i)} has {placed} "
+                                              f"{g.title(kind, placed != 1)} on the board; the "
+                                              f"game gives {total}")
+                    supply[kind] = 0
+                elif kind in setup:
+                    supply[kind] = total - placed
+            st.supply[i] = supply
         for kind in sorted(g.handed_kinds):
             for team in dict.fromkeys(g.team_of(n, i) or (i,) for i in range(n)):
                 held = sum(st.supply[i].get(kind, 0) + on_board[i].get(kind, 0) for i in team)
@@ -310,16 +369,15 @@ class _Builder:
                 st.player_res[i][res] = amount
             for name, value in pl.attributes.items():
                 decl = g.player_attrs.get(name)
+                path = f"players[{i}].attributes.{name}"
                 if decl is None:
-                    self.bad(f"players[{i}].attributes.{name}", f"no player attribute {name!r}")
+                    hint = did_you_mean(name, g.player_attrs)
+                    self.bad(path, f"no player attribute {clip(name)!r}"
+                             + (f"; {hint}" if hint else ""))
                     continue
-                if decl.type == "player" and value is not None:
-                    value = self.seat(f"players[{i}].attributes.{name}", str(value), st.players)
-                elif decl.type == "bool" and not isinstance(value, bool):
-                    value = str(value).lower() in ("true", "yes", "1")
-                elif decl.type == "int" and value is not None:
-                    value = int(value)
-                st.player_attrs[i][name] = value
+                ok, value = self.value(path, decl.type, value, st.players)
+                if ok:
+                    st.player_attrs[i][name] = value
 
     def _areas(self, st: State) -> None:
         g = self.game
@@ -339,14 +397,11 @@ class _Builder:
                              f"a {g.title(kind)} has no attribute {name!r}"
                              + (f" (it has: {', '.join(declared)})" if declared else ""))
                     continue
-                t = declared[name]
-                if t == "player" and value is not None:
-                    value = self.seat(f"{path}.attributes.{name}", str(value), st.players)
-                elif t == "bool" and not isinstance(value, bool):
-                    value = str(value).lower() in ("true", "yes", "1")
-                elif t == "int" and value is not None:
-                    value = int(value)
-                attrs[name] = value
+                ok, value = self.value(f"{path}.attributes.{name}", declared[name], value,
+                                       st.players)
+                if ok:
+                    attrs[name] = value
+                    self.written[(root, name)] = f"{path}.attributes.{name}"
             st.area_attrs[root] = attrs
             res = dict(st.area_res.get(root, {}))
             for r, amount in a.resources.items():
@@ -355,6 +410,11 @@ class _Builder:
                     continue
                 res[r] = amount
             st.area_res[root] = res
+        for name in self.m.pool or {}:
+            if name not in g.resources:
+                hint = did_you_mean(name, g.resources)
+                self.bad(f"pool.{name}", f"no resource {clip(name)!r}"
+                         + (f"; {hint}" if hint else ""))
         for res in g.resources.values():
             if res.limit is None:
                 continue
@@ -376,9 +436,18 @@ class _Builder:
         g = self.game
         on_board = {card for card, _, _ in st.board.values()}
         used = set(on_board) | set(self.m.discarded)
+        seen: set[str] = set()
         for i, card in enumerate(self.m.discarded):
             if card not in g.catalogue.card_faces:
-                self.bad(f"discarded[{i}]", f"there is no tile {card!r}")
+                hint = did_you_mean(card, g.catalogue.card_faces)
+                self.bad(f"discarded[{i}]", f"there is no tile {clip(card)!r}"
+                         + (f"; {hint}" if hint else ""))
+            elif card in on_board:
+                self.bad(f"discarded[{i}]", f"{card} is on the board; a tile is either laid or "
+                                            f"discarded")
+            elif card in seen:
+                self.bad(f"discarded[{i}]", f"{card} is discarded twice")
+            seen.add(card)
         st.discarded = list(self.m.discarded)
         remaining = [c for c in sorted(g.catalogue.card_faces) if c not in used]
         if self.m.stacks is None:
@@ -387,15 +456,23 @@ class _Builder:
             st.stacks = [[None] * size for size in sizes]
             st.unknown = set(remaining)
             return
+        count = g.stacks_decl.count if g.stacks_decl else 1
+        if len(self.m.stacks) != count:
+            self.bad("stacks", f"the game is played with {count} stack{'s' if count != 1 else ''}"
+                               f" of tiles, not {len(self.m.stacks)} (an empty stack is [])")
         named: set[str] = set()
         for i, stack in enumerate(self.m.stacks):
             for j, card in enumerate(stack):
                 if card is None:
                     continue
                 if card not in g.catalogue.card_faces:
-                    self.bad(f"stacks[{i}][{j}]", f"there is no tile {card!r}")
+                    hint = did_you_mean(card, g.catalogue.card_faces)
+                    self.bad(f"stacks[{i}][{j}]", f"there is no tile {clip(card)!r}"
+                             + (f"; {hint}" if hint else ""))
                 elif card in used or card in named:
-                    self.bad(f"stacks[{i}][{j}]", f"{card} is already elsewhere")
+                    where = "on the board" if card in on_board else "discarded" \
+                        if card in self.m.discarded else "in the stacks already"
+                    self.bad(f"stacks[{i}][{j}]", f"{card} is {where}")
                 named.add(card)
         st.stacks = [list(reversed(s)) for s in self.m.stacks]
         st.unknown = set(remaining) - named
@@ -416,9 +493,11 @@ class _Builder:
                 self.bad("turn.placed", f"no tile at {t.placed}")
         grants = []
         for i, gr in enumerate(t.grants):
-            for a in gr.actions:
+            for j, a in enumerate(gr.actions):
                 if a not in g.actions:
-                    self.bad(f"turn.grants[{i}]", f"no action {a!r}")
+                    hint = did_you_mean(a, g.actions)
+                    self.bad(f"turn.grants[{i}].actions[{j}]", f"no action {clip(a)!r}"
+                             + (f"; {hint}" if hint else ""))
             bindings: list[tuple[str, Any]] = []
             for k, v in gr.bindings.items():
                 path = f"turn.grants[{i}].bindings.{k}"
@@ -438,8 +517,11 @@ class _Builder:
                         root = g.site_area(st, site)
                         node = st.areas.nodes[root]
                         bindings.append((k, ("area", node.cell, node.segment)))
-                elif text.lstrip("-").isdigit():
-                    bindings.append((k, int(text)))
+                elif text.lstrip("-").isascii() and text.lstrip("-").isdigit():
+                    try:
+                        bindings.append((k, read_number(text)))
+                    except NotationError as e:
+                        self.bad(path, str(e))
                 else:  # a player, by seat
                     seat = self.seat(path, text, n)
                     if seat is not None:
@@ -462,7 +544,9 @@ class _Builder:
                         node = st.areas.nodes[g.site_area(st, site)]
                         bindings.append((k, ("area", node.cell, node.segment)))
                 elif isinstance(v, str):
-                    bindings.append((k, self.seat(f"turn.pending[{i}].bindings.{k}", v, n)))
+                    seat = self.seat(f"turn.pending[{i}].bindings.{k}", v, n)
+                    if seat is not None:
+                        bindings.append((k, seat))
                 else:
                     bindings.append((k, v))
             pending.append(Pending(p.step, index, tuple(bindings)))
@@ -470,6 +554,166 @@ class _Builder:
                        taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending))
         ids = [p.id for p in st.pieces.values()]
         st.next_id = max(ids, default=0) + 1
+        if t.step in g.step_index:
+            self._placed_tile(st, t.step, placed)
+
+    def _given(self, st: State) -> None:
+        """Attributes declared `given as`: taken from the board where the file is silent, and
+        checked against it where the file speaks, except for an area that still has a
+        triggered rule pending this turn (it is being settled: the file says how far)."""
+        from compiler.engine.effects import from_ref
+        g = self.game
+        derived = [(k.id, a) for k in g.area_kinds for a in k.attributes if a.given is not None]
+        if not derived:
+            return
+        busy = {st.areas.find(from_ref(st, v)) for p in st.turn.pending for _, v in p.bindings
+                if isinstance(v, tuple) and v and v[0] == "area"}
+        env = Env(g, st)
+        env.me = st.turn.active
+        for kind_id, a in derived:
+            fn = g.expr(a.given)
+            for root in st.areas.roots():
+                if st.areas.kind(root) != kind_id or root in busy:
+                    continue
+                env.vars = {"it": root}
+                try:
+                    value = fn(env)
+                except RuleError:
+                    continue
+                path = self.written.get((root, a.name))
+                attrs = st.area_attrs.get(root, {})
+                if path is not None:
+                    if attrs.get(a.name) != value:
+                        self.bad(path, f"{a.name} of {g.describe_area(st, root)} follows from "
+                                       f"the board ({self.rules.english(a.given)}), which makes "
+                                       f"it {_shown(value)}, not {_shown(attrs.get(a.name))}; "
+                                       f"leave it out, or list the rule still pending for the "
+                                       f"area in turn.pending")
+                elif value != g.attribute_default(kind_id, a.name):
+                    st.area_attrs[root] = {**attrs, a.name: value}
+
+    def _placed_tile(self, st: State, step: str, placed: Any) -> None:
+        """`turn.placed` agrees with the step: given once the turn's tile is laid, if the
+        step's actions need it, and not given before the step that lays it."""
+        g = self.game
+        laying = [i for i, s in enumerate(g.steps) if any(lays_tile(g.actions[a])
+                                                          for a in (*s.actions, *s.also))]
+        if not laying:
+            return
+        now, first = g.step_index[step], laying[0]
+        if placed is not None and now < first:
+            self.bad("turn.placed", f"no tile is laid yet in step “{g.steps[now].title}”: the "
+                                    f"turn's tile comes in step “{g.steps[first].title}”")
+        if placed is None and now > first and st.stock_size() + len(st.board) > 0:
+            needing = sorted(g.actions[a].decl.title for a in (*g.steps[now].actions,
+                                                                *g.steps[now].also)
+                             if mentions_builtin(g.actions[a].decl, "placed"))
+            if needing:
+                self.bad("turn.placed", f"in step “{g.steps[now].title}” the tile laid this "
+                                        f"turn must be given (its cell): "
+                                        f"{', '.join(needing)} need{'s' if len(needing) == 1 else ''} it")
+
+    def _consistent(self, st: State, n: int) -> None:
+        """What no table can show: two pieces where a prohibition allows one, a finished
+        game whose end has not come."""
+        g, m = self.game, self.m
+        env = Env(g, st)
+        env.me = st.turn.active
+        paths = {}
+        for i, p in enumerate(m.pieces):
+            paths.setdefault(p.at, []).append(f"pieces[{i}]")
+        reported: set[tuple[str | None, Any]] = set()
+        for pid, piece in sorted(st.pieces.items()):
+            site = (piece.cell, piece.site)
+            for f in g.forbids:
+                if f.actions or not (f.decl.kind == "piece" or g.is_a(piece.kind, f.decl.kind)):
+                    continue  # only a prohibition on every way of entering says what cannot be
+                key = (f.rule, g.site_area(st, site) if f.rule else site)
+                if key in reported:
+                    continue
+                # The site itself forbids the piece (its tile alone, nothing else laid), or
+                # the pieces around it do. A board that changed later (a tile laid beside
+                # it) may have made entering impossible since, which is no contradiction.
+                own = _forbids(g, st, f, pid, others=False, tiles=False)
+                crowded = not own and _forbids(g, st, f, pid, others=True, tiles=True) and \
+                    not _forbids(g, st, f, pid, others=False, tiles=True)
+                if own or crowded:
+                    reported.add(key)
+                    rule = g.rules.get(f.rule) if f.rule else None
+                    said = f.decl.message or (f"rule {rule.number} “{rule.title}”" if rule
+                                              else "a prohibition")
+                    where = g.format_site(site)
+                    path = paths.get(where, ["pieces"])[-1]
+                    why = "" if own else " with the pieces around it"
+                    self.bad(path, f"the {g.title(piece.kind)} of {g.seat_id(piece.owner)} "
+                                   f"cannot be at {where}{why}: {said}")
+        if m.finished and g.end_cond is not None:
+            try:
+                over = bool(g.end_cond(env))
+            except RuleError:
+                over = True
+            if not over:
+                rule = g.rules.get(g.end_rule) if g.end_rule else None
+                self.bad("finished", "the game is not over yet"
+                         + (f": by rule {rule.number} “{rule.title}” it goes on" if rule else ""))
+
+
+def _shown(value: Any) -> str:
+    return "true" if value is True else "false" if value is False else \
+        "none" if value is None else str(value)
+
+
+def _forbids(game: Any, st: State, f: Any, pid: int, others: bool, tiles: bool) -> bool:
+    """Whether prohibition `f` would stop piece `pid` entering the site it stands on, with
+    the other pieces where they are (or none) and the other tiles laid (or only its own)."""
+    trial = st.clone()
+    piece = trial.pieces.pop(pid)
+    site = (piece.cell, piece.site)
+    if not tiles:
+        trial.board = {piece.cell: st.board[piece.cell]}
+    if not others:
+        trial.pieces, trial.stacks_at = {}, {}
+    else:
+        trial.stacks_at[site] = tuple(q for q in trial.stacks_at.get(site, ()) if q != pid)
+    trial.gone[pid] = piece
+    env = Env(game, trial)
+    env.me = piece.owner
+    env.vars = {f.decl.site_var: site}
+    if f.decl.piece_var:
+        env.vars[f.decl.piece_var] = pid
+    try:
+        return bool(f.cond(env))
+    except RuleError:
+        return False
+
+
+def lays_tile(action: Any) -> bool:
+    """Whether an action lays a tile (a `fits` placement or a `lay` statement)."""
+    return action.placement is not None or _has_node(action.decl.effects, "lay")
+
+
+def mentions_builtin(node: Any, name: str) -> bool:
+    """Whether an IR subtree reads the built-in `name` (say, `placed`)."""
+    from compiler.ir import nodes as nd
+    if isinstance(node, nd.Name):
+        return node.ref == "builtin" and node.id == name
+    if isinstance(node, (list, tuple)):
+        return any(mentions_builtin(x, name) for x in node)
+    if isinstance(node, BaseModel):
+        return any(mentions_builtin(getattr(node, k), name) for k in type(node).model_fields
+                   if k != "loc")
+    return False
+
+
+def _has_node(node: Any, kind: str) -> bool:
+    if isinstance(node, (list, tuple)):
+        return any(_has_node(x, kind) for x in node)
+    if isinstance(node, BaseModel):
+        if getattr(node, "node", None) == kind:
+            return True
+        return any(_has_node(getattr(node, k), kind) for k in type(node).model_fields
+                   if k != "loc")
+    return False
 
 
 def trigger_name(game: Any, index: int) -> str:
@@ -553,8 +797,10 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                      taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
                      pending=pending)
     stacks = [list(reversed(s)) for s in st.stacks]
+    pool = {k: v for k, v in st.pool.items() if k in g.resources and
+            g.resources[k].limit is not None}  # an unlimited resource has no pool to count
     return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
-                         areas=areas, pool=dict(st.pool), stacks=stacks,
+                         areas=areas, pool=pool, stacks=stacks,
                          discarded=list(st.discarded), turn=turn, finished=st.finished)
 
 

@@ -54,6 +54,9 @@ class AttributeDecl(Node):
     # How consequences describe it: "the area is now <phrase>"; {value} is the value.
     phrase: str | None = None
     reset_each_turn: bool = False
+    # For an area's attribute: its value in a position set up on the table (a
+    # position file, an example), which follows from the board (`it`: the area).
+    given: Expr | None = None
 
 
 class AreaKind(Decl):

@@ -225,9 +225,14 @@ class ToIR(Transformer):
     def attribute(self, meta: Meta, c: list[Any]) -> m.AttributeDecl:
         phrase = next((unquote(x) for x in c[2:] if isinstance(x, Token) and x.type == "STRING"),
                       None)
+        given = next((x.value for x in c[2:] if isinstance(x, _Tagged) and x.tag == "given"),
+                     None)
         return m.AttributeDecl(name=str(c[0]), type=str(c[1]),  # type: ignore[arg-type]
                                phrase=phrase, reset_each_turn=any(x is True for x in c[2:]),
-                               loc=self._loc(meta))
+                               given=given, loc=self._loc(meta))
+
+    def given_as(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("given", c[0])
 
     def reset(self, meta: Meta, c: list[Any]) -> bool:
         return True

@@ -110,7 +110,9 @@ class Formal:
         for a in d.attributes:
             what = a.phrase.replace("{value}", "…") if a.phrase else a.name
             reset = ", cleared at the end of every turn" if a.reset_each_turn else ""
-            parts.append(f"It records *{a.name}* ({a.type}: “{what}”){reset}.")
+            given = f"; a position set up on the table takes it from the board: " \
+                    f"{self.en(a.given)}" if a.given is not None else ""
+            parts.append(f"It records *{a.name}* ({a.type}: “{what}”){reset}{given}.")
         return [" ".join(parts)]
 
     def d_piece(self, d: m.PieceKind, rule: m.Rule) -> list[str]:

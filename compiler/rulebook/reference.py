@@ -125,6 +125,7 @@ AREAS = _src('''
         attribute keeper: player "kept by {value}"
         attribute dry: bool "dry"
         attribute fished: int "fished {value} times this turn" reset each turn
+        attribute counted: bool "counted" given as it.closed
     }
 ''')
 
@@ -431,10 +432,15 @@ CONSTRUCTS: list[Construct] = [
         ir=("FeatureKind",), replaces=("features",)),
     Construct(
         name="area", grammar_rule="area_decl", group=B, context="rule",
-        also=("area_body", "_area_item", "holds", "attribute", "reset", "TYPE_NAME"),
+        also=("area_body", "_area_item", "holds", "attribute", "reset", "given_as", "TYPE_NAME"),
         summary="A kind of area: segments joined across the edges it `crosses` into one area "
                 "that grows as tiles are laid and closes when nothing can be added. An area "
-                "may hold resources and carry typed attributes, optionally reset every turn.",
+                "may hold resources and carry typed attributes, optionally reset every turn. "
+                "`given as EXPR` says what an attribute is in a position set up on the table "
+                "(a position file, an example's `given`) where the position does not say: it "
+                "follows from the board (`it` is the area), unless the turn still has a "
+                "triggered rule pending for that area; a value written that contradicts it "
+                "is an error.",
         example=AREAS,
         ir=("AreaKind", "AttributeDecl"), replaces=("areas",)),
     Construct(
