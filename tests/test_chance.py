@@ -15,7 +15,7 @@ import pytest
 
 from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import random_game
-from compiler.engine.records import parse_record, replay, write_record
+from compiler.engine.records import RecordError, parse_record, replay, write_record
 from compiler.load import load_files
 
 GAME = '''
@@ -115,3 +115,41 @@ def test_random_play_samples_chance_and_its_record_replays_exactly(rules: Rules)
     again = replay(rules, parse_record(text))
     assert again.scores() == final.scores()
     assert again.state.player_res == final.state.player_res
+
+
+@pytest.fixture(scope="module")
+def lucky_start(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    """The same game, in which each player draws a gem while the game is set up."""
+    folder = tmp_path_factory.mktemp("gems_start")
+    text = textwrap.dedent(GAME).replace('''    rule main.gamble "Gambling" {''', '''    rule main.luck "A gem to start with" {
+        text """Each player draws a gem before the first turn."""
+        at start of game {
+            for each p in players {
+                draw 1 from pool to p among ruby, jade
+            }
+        }
+    }
+    rule main.gamble "Gambling" {''')
+    (folder / "gems.rules").write_text(text, encoding="utf-8")
+    return Rules(load_files([folder / "gems.rules"])[0])
+
+
+def test_a_draw_while_the_game_is_set_up_is_played_and_recorded(lucky_start: Rules) -> None:
+    final, history = random_game(lucky_start, 2, seed=3)
+    text = write_record(history, final)
+    assert '[Chance "' in text
+    again = replay(lucky_start, parse_record(text))
+    assert again.state.player_res == final.state.player_res
+
+
+def test_a_set_up_draw_without_its_outcome_is_refused_in_words(lucky_start: Rules) -> None:
+    final, history = random_game(lucky_start, 2, seed=3)
+    text = "\n".join(line for line in write_record(history, final).splitlines()
+                     if not line.startswith("[Chance"))
+    with pytest.raises(RecordError) as info:
+        replay(lucky_start, parse_record(text))
+    assert "the set-up of the game leaves something to chance" in str(info.value)
+    with pytest.raises(ValueError):
+        lucky_start.start(2, stacks=[["s1", "s2", "s3"]])
+    assert lucky_start.start(2, stacks=[["s1", "s2", "s3"]], chance=["ruby", "jade"]) \
+        .state.pool == {"ruby": 2, "jade": 0}

@@ -23,6 +23,11 @@ def run(*args: str):
     return runner.invoke(app, list(args))
 
 
+def said(result) -> str:
+    """The output as one line of words, without the frame an error panel draws around it."""
+    return " ".join(result.output.replace("│", " ").replace("╭", " ").replace("╰", " ").split())
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory, rules: Rules):
     folder = tmp_path_factory.mktemp("game")
@@ -116,13 +121,13 @@ def test_play_writes_a_record_that_replays(tmp_path: Path) -> None:
 def test_a_bad_position_file_is_refused_with_the_reason(tmp_path: Path) -> None:
     (tmp_path / "p.json").write_text('{"ruleset": "trian_deluxe", "players": [], "turn": {}}')
     result = run("moves", "trian_deluxe", str(tmp_path / "p.json"))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # the input is refused
     assert "turn.player" in result.output
 
 
 def test_unknown_ruleset_gets_a_suggestion() -> None:
     result = run("moves", "trian_delux", "x.json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a wrong argument is refused input
     assert "did you mean `trian_deluxe`" in result.output
 
 
@@ -148,7 +153,7 @@ def test_new_variant_scaffolds_a_file_that_checks(tmp_path: Path) -> None:
 def test_new_variant_refuses_a_bad_name(tmp_path: Path) -> None:
     result = runner.invoke(app, ["new-variant", "House Rules", "--extends", "trian_deluxe",
                                  "--folder", str(tmp_path / "x")])
-    assert result.exit_code == 1 and "cannot be a ruleset id" in result.output
+    assert result.exit_code == 2 and "cannot be a ruleset id" in result.output
 
 
 def test_diff_lists_what_a_variant_adds_removes_and_changes() -> None:
@@ -158,3 +163,89 @@ def test_diff_lists_what_a_variant_adds_removes_and_changes() -> None:
     assert "- actions.station" in result.output
     assert "~ areas.control" in result.output and "(declarations changed)" in result.output
     assert "[[control]]" in result.output  # prose shown as written, not eaten as markup
+
+
+# ------------------------------------------------------------ bad input
+
+
+def test_every_exit_code_is_documented_in_the_help() -> None:
+    from compiler.cli import EXIT_CODES
+    text = run("--help").output
+    assert set(EXIT_CODES) == {0, 1, 2} and "Exit codes" in text
+
+
+def test_an_unreadable_move_exits_2_and_says_what_moves_look_like(files) -> None:
+    folder, _ = files
+    result = run("adjudicate", "trian_deluxe", str(folder / "mid.json"), "xyzzy")
+    assert result.exit_code == 2
+    assert result.output.startswith("UNREADABLE") and "moves are written" in result.output
+
+
+def test_the_empty_move_is_not_legal(files) -> None:
+    folder, _ = files
+    result = run("adjudicate", "trian_deluxe", str(folder / "mid.json"), "")
+    assert result.exit_code == 2 and result.output.startswith("UNREADABLE")
+
+
+def test_a_file_that_is_not_utf8_names_the_byte(tmp_path: Path) -> None:
+    (tmp_path / "bad.record").write_bytes(b'[Ruleset "trian_deluxe"]\n\xff\xfe')
+    result = run("replay", "trian_deluxe", str(tmp_path / "bad.record"))
+    assert result.exit_code == 2
+    assert "bad.record:2:1: this file is not UTF-8 text: byte 0xff" in result.output
+
+
+def test_a_file_name_too_long_is_refused_in_words() -> None:
+    result = run("moves", "trian_deluxe", "a" * 300 + ".json")
+    assert result.exit_code == 2 and "the file name is too long" in result.output
+
+
+def test_a_folder_given_as_a_position_is_refused(tmp_path: Path) -> None:
+    result = run("moves", "trian_deluxe", str(tmp_path))
+    assert result.exit_code == 2 and "this is a folder" in result.output
+
+
+def test_a_position_given_as_a_record_is_read_as_a_position(files) -> None:
+    folder, mid = files
+    result = run("replay", "trian_deluxe", str(folder / "mid.json"))
+    assert result.exit_code == 0 and f"turn {mid.state.turn.number}" in result.output
+    result = run("replay", "trian_deluxe", str(folder / "mid.json"), "--upto", "3")
+    assert result.exit_code == 2 and "is a position (JSON), not a record" in result.output
+
+
+@pytest.mark.parametrize("args,words", [
+    (["play", "trian_deluxe", "--players", "0"], "is for 2 to 4 players, not 0"),
+    (["play", "trian_deluxe", "--games", "0"], "--games"),
+    (["replay", "trian_deluxe", "x.record", "--upto", "-1"], "--upto"),
+    (["bench", "nosuch"], "no ruleset `nosuch`"),
+    (["play", "trian_deluxe", "--seats", "p²,xemh", "--players", "2"], "no seat 'p²'"),
+])
+def test_wrong_arguments_are_refused_with_exit_2(args: list[str], words: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2 and words in said(result), result.output
+
+
+def test_saving_records_onto_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    result = run("play", "trian_deluxe", "--save", str(tmp_path / "afile"))
+    assert result.exit_code == 2 and "is a file" in said(result)
+    result = run("new-variant", "house", "--extends", "trian_deluxe",
+                 "--folder", str(tmp_path / "afile"))
+    assert result.exit_code == 2 and "this is a file" in result.output
+
+
+def test_a_record_seating_other_seats_replays_with_them(tmp_path: Path) -> None:
+    game = run("play", "trian_deluxe", "--players", "2", "--seats", "khaarquar,xemh")
+    assert game.exit_code == 0, game.output
+    (tmp_path / "g.record").write_text(game.output)
+    shown = run("replay", "trian_deluxe", str(tmp_path / "g.record"))
+    assert shown.exit_code == 0 and "khaarquar" in shown.output, shown.output
+    as_json = json.loads(run("replay", "trian_deluxe", str(tmp_path / "g.record"),
+                             "--json").output)
+    assert [p["seat"] for p in as_json["players"]] == ["khaarquar", "xemh"]
+    assert {p["owner"] for p in as_json["pieces"]} <= {"khaarquar", "xemh"}
+
+
+def test_play_defaults_to_a_player_count_the_ruleset_allows() -> None:
+    result = run("play", "trian_teams_3v3", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert len(result.output.split("[Players \"")[1].split("\"")[0].split()) == 6

@@ -1,8 +1,8 @@
 """Moves of actions a ruleset does not have, recognised from the rulesets around it.
 
-A variant may remove an action of the game it is made from (the family game
-has no research stations), and a ruleset built on this one may add actions
-it lacks (the more-tiles game has no Corvettes). A judge asked about such a
+A variant may remove an action of the game it is made from (a family
+variant without towers), and a ruleset built on this one may add actions it
+lacks (an expansion's ships). A judge asked about such a
 move should hear that, not that the text cannot be read:
 
 - found in a ruleset this one is made from (along `extends`): the move is

@@ -156,7 +156,7 @@ class _Builder:
 
     def site(self, st: State, path: str, text: str) -> Any:
         if ":" not in text:
-            self.bad(path, f"{clip(text)!r} is not a site (write x,y:name, e.g. 1,0:planet)")
+            self.bad(path, f"{clip(text)!r} is not a site (write x,y:name, e.g. 1,0:lake)")
             return None
         c, name = text.split(":", 1)
         cell = self.cell(path, c)

@@ -275,7 +275,7 @@ class Notation:
                              + "; moves are written as listed below", self.shapes())
 
     def shape(self, action: CompiledAction) -> str:
-        """The action's notation with each parameter shown by its type: `emissary x,y:site`."""
+        """The action's notation with each parameter shown by its type: `send x,y:site`."""
         types = {p.name: p.type for p in action.params}
 
         def show(m: re.Match[str]) -> str:

@@ -17,13 +17,14 @@ from typing import Any
 from compiler import links as urls
 from compiler.engine.formats import from_state, position_schema
 from compiler.engine.notation import PATTERNS
+from compiler.engine.records import TAGS
 from compiler.engine.position import Position, Rules
 from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
 from compiler.ir.prose import plain
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
-from compiler.rulebook.svg import board_svg, face_svg
+from compiler.rulebook.svg import board_svg, face_svg, grid_svg, rotations_svg
 
 NOTATION_WORDS = {
     "card": "a tile id, e.g. `t17`", "face": "a face, e.g. `a`", "cell": "a position, `x,y`",
@@ -554,10 +555,13 @@ class RulesetPages:
         lines = ["# Positions and records", "",
                  "The engine reads a table in two ways: a **position file** (JSON), describing the "
                  "table as players see it, or a **game record**, the moves from the start. Either "
-                 "can be given to `rulebook moves`, `rulebook adjudicate` and `rulebook replay`.",
-                 "", "## Moves", "",
-                 "Each action is written in a fixed notation. Every move prints this way and "
-                 "reads back the same.", "", "| Action | Written | Rule |", "|---|---|---|"]
+                 "can be given to `rulebook moves`, `rulebook adjudicate` and `rulebook replay`; "
+                 "they are told apart by their content (a position file starts with `{`), not "
+                 "by the file's name.", ""]
+        lines += self._coordinates()
+        lines += ["## Moves", "",
+                  "Each action is written in a fixed notation. Every move prints this way and "
+                  "reads back the same.", "", "| Action | Written | Rule |", "|---|---|---|"]
         for a in game.actions.values():
             written = a.decl.notation or a.id
             for p in a.params:
@@ -572,7 +576,15 @@ class RulesetPages:
         for t in types:
             if t in NOTATION_WORDS:
                 lines.append(f"- {t}: {NOTATION_WORDS[t]}")
-        lines += ["- several pieces: separated by spaces", ""]
+        lines += ["- several pieces: separated by spaces",
+                  "- numbers: the digits 0-9, at most nine of them", "",
+                  "Text that is not a move at all is **UNREADABLE**: the answer cites no rule and "
+                  "lists what moves look like. A well-formed move that names something not on "
+                  "the table (a tile at an empty position, a site the tile lacks, a piece that is "
+                  "not there) is **ILLEGAL**, citing the rule of the choice that needed it. A "
+                  "move of an action a variant took away is ILLEGAL too, citing what took it "
+                  "away. The empty move is unreadable; a sequence of moves is written with `;` "
+                  "between them.", ""]
         lines += ["## Position files", "",
                   "A position file is JSON. Tiles, pieces (listed bottom first when stacked), "
                   "area states, each player's holdings, the stacks (top first; `null` for a tile "
@@ -580,6 +592,22 @@ class RulesetPages:
                   "stacks may be left out: they are derived from the set-up. The engine refuses a "
                   "position that cannot be on a table (edges that do not match, pieces that are "
                   "not accounted for...), listing every problem with its place in the file.", "",
+                  "Among what no table can show: more pieces than the game gives (a kind left out "
+                  "of a player's `supply` holds what the set-up gives minus those on the board); "
+                  "two pieces where a prohibition allows one; a tile both laid and discarded; "
+                  "negative counts; a grant with nothing remaining; `finished` before the game's "
+                  "end; a step that needs the tile laid this turn without `turn.placed`.", "",
+                  "What follows from the board is computed, not trusted: an area attribute "
+                  "declared `given as` (below) takes its value from the board where the file "
+                  "leaves it out, and a value the file gives must agree with the board, except "
+                  "for an area the turn still has a rule pending for (`turn.pending`).", ""]
+        given = [(k, a) for k in self.game.area_kinds for a in k.attributes if a.given is not None]
+        if given:
+            lines += ["| Area | Attribute | Taken from the board |", "|---|---|---|"]
+            lines += [f"| {k.title} | `{a.name}` | {self.rules.english(a.given)} |"
+                      for k, a in given]
+            lines.append("")
+        lines += [
                   "Its JSON Schema: [position.schema.json](position.schema.json).", ""]
         sample = self._sample_position()
         if sample:
@@ -596,7 +624,13 @@ class RulesetPages:
                   "separated by `|`), and each placement names its tile, face, position and turn, "
                   "so a record replays identically. A `pass` is written only where it is needed "
                   "to understand the record; the end of a line ends the turn. Comments start "
-                  "with `#`.", ""]
+                  "with `#`.", "", "| Tag | What it holds |", "|---|---|"]
+        lines += [f"| `{tag}` | {what} |" for tag, what in TAGS.items()]
+        lines += ["", "A record must say how the tiles lie (`Stacks`) or the seed they were "
+                  "shuffled with (`Seed`). `Players` names the seats in playing order; any "
+                  "seats of the ruleset may sit at the table. A `Result` other than `*` must be "
+                  "what the replay reaches: the scores and the winners. Other tags (an event, a "
+                  "date) are kept and ignored.", ""]
         if self.sample_record:
             head = self.sample_record.splitlines()
             shown = [line if len(line) < 110 else line[:105] + " …" for line in head[:14]]
@@ -609,10 +643,51 @@ class RulesetPages:
                   f"$ rulebook adjudicate {self.rs.id} position.json \"{move}\"",
                   f"$ rulebook adjudicate {self.rs.id} game.record \"{move}\" --json",
                   "```", "",
-                  "The answer is LEGAL or ILLEGAL, with the rules that decide it (numbers, "
-                  "titles and links into this book), the reasons for an illegal move, and for a "
-                  "legal one everything that follows from it.", ""]
+                  "The answer is LEGAL, ILLEGAL or UNREADABLE, with the rules that decide it "
+                  "(numbers, titles and links into this book), the reasons for an illegal move, "
+                  "and for a legal one everything that follows from it.", "",
+                  "Every command ends with the same exit codes:", ""]
+        from compiler.cli import EXIT_CODES  # the command line's own table
+        lines += [f"- `{code}`: {what}" for code, what in sorted(EXIT_CODES.items())]
+        lines.append("")
         return self._page("formats.md", "Positions and records", lines)
+
+    def _coordinates(self) -> list[str]:
+        """The coordinate system, drawn and said from the lattice itself."""
+        import inspect
+        g = self.game
+        lattice = g.lattice
+        first = g.first_cell
+        cells = [first, *lattice.around(first)]
+        fmt = lattice.format_cell
+        lines = ["## Positions on the board", "",
+                 f"Positions (cells) are written `x,y`; the first tile lies at `{fmt(first)}`. "
+                 "The sides of a cell (its *slots*) are numbered clockwise. This game's "
+                 f"{lattice.name} lattice, in the engine's own words: "
+                 f"*{' '.join((inspect.getdoc(type(lattice)) or '').split())}* "
+                 "Across each slot lies one neighbour, which sees the same side under its own "
+                 "slot number:", "",
+                 grid_svg(g, cells), "",
+                 "| Cell | " + " | ".join(f"across slot {s}" for s in range(lattice.sides))
+                 + " |", "|---|" + "---|" * lattice.sides]
+        shown = [first] + [lattice.neighbour(first, s)[0] for s in range(1)]
+        for c in shown:
+            row = []
+            for s in range(lattice.sides):
+                nb, back = lattice.neighbour(c, s)
+                row.append(f"`{fmt(nb)}` (its slot {back})")
+            lines.append(f"| `{fmt(c)}` | " + " | ".join(row) + " |")
+        lines += ["", f"A tile's own edges are numbered clockwise too. Laid with rotation `r`, "
+                  f"its edge `k` lies on slot `(k + r) mod {lattice.sides}`: rotation 0 puts "
+                  f"edge 0 on slot 0, rotation 1 puts it on slot 1, and so on. A site is written "
+                  f"`x,y:name`, the name from the tile's face (see the tile catalogue).", ""]
+        card = next(iter(sorted(g.catalogue.card_faces)), None)
+        if card is not None:
+            face = g.catalogue.card_faces[card][0]
+            lines += [rotations_svg(g, card, face), "",
+                      f"*Tile {card}, face {face}, laid at `{fmt(first)}` with each rotation; "
+                      f"the numbers are its own edges.*", ""]
+        return lines
 
     def _sample_move(self) -> str:
         for ex in self.rs.examples:

@@ -286,6 +286,63 @@ def face_svg(game: Game, card: str, face: str, *, size: float = 120, label: bool
                    f"Tile {card}, face {face}", "tile-svg")
 
 
+def _label(p: Point, text: str, size: float, fill: str = "#fff", weight: str = "normal") -> str:
+    return (f'<text x="{_fmt(p[0])}" y="{_fmt(p[1])}" font-size="{_fmt(size)}" '
+            f'text-anchor="middle" dominant-baseline="middle" fill="{fill}" '
+            f'font-weight="{weight}" font-family="sans-serif">{html.escape(text)}</text>')
+
+
+def grid_svg(game: Game, cells: Sequence[Cell], *, size: float = 110,
+             max_width: float = 640) -> str:
+    """Empty cells with their coordinates and their slots numbered: the lattice's coordinate
+    system as a picture (the formats page). Slot s is the side from corner s to corner s+1
+    of `Lattice.polygon`, so the numbers are the lattice's own, not redrawn by hand."""
+    lattice = game.lattice
+    body: list[str] = []
+    points: list[Point] = []
+    for cell in cells:
+        poly = lattice.polygon(cell, size)
+        points += poly
+        centre = _centroid(poly)
+        body.append(f'<polygon points="{_pts(poly)}" fill="{DEFAULT_FILL}" stroke="#8a93a6" '
+                    'stroke-width="1.2"/>')
+        body.append(_label(centre, lattice.format_cell(cell), size * 0.13, weight="bold"))
+        for slot in range(lattice.sides):
+            mid = _mix(poly[slot], poly[(slot + 1) % lattice.sides], 0.5)
+            body.append(_label(_mix(mid, centre, 0.28), str(slot), size * 0.1, fill=HIGHLIGHT))
+    m = size * 0.05
+    box = (min(p[0] for p in points) - m, min(p[1] for p in points) - m,
+           max(p[0] for p in points) + m, max(p[1] for p in points) + m)
+    return _finish(body, box, min(max_width, box[2] - box[0]),
+                   "Cells with their coordinates x,y and their sides (slots) numbered", "grid-svg")
+
+
+def rotations_svg(game: Game, card: str, face: str, *, size: float = 110) -> str:
+    """One face laid in the first cell at every rotation, each edge numbered where it lands."""
+    lattice = game.lattice
+    info = game.catalogue.face(card, face)
+    poly = lattice.polygon(game.first_cell, size)
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    step = (max(xs) - min(xs)) * 1.15
+    body: list[str] = []
+    for r in range(lattice.rotations):
+        d = FaceDrawing(game, info, poly, r)
+        body.append(f'<g transform="translate({_fmt(r * step)},0)"><g class="tile">')
+        body += d.layers()
+        for e in range(lattice.sides):
+            body.append(_label(_mix(d.edge_mid(e), d.centre, 0.2), str(e), size * 0.11))
+        body.append("</g>")
+        body.append(_label(((min(xs) + max(xs)) / 2, max(ys) + size * 0.12), f"r{r}",
+                           size * 0.12, fill="#8a93a6", weight="bold"))
+        body.append("</g>")
+    m = size * 0.05
+    box = (min(xs) - m, min(ys) - m, max(xs) + (lattice.rotations - 1) * step + m,
+           max(ys) + size * 0.22)
+    return _finish(body, box, box[2] - box[0],
+                   f"Tile {card}, face {face}, laid with each rotation; its edges numbered",
+                   "rotations-svg")
+
+
 def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 640,
               labels: bool = True, highlight: Iterable[Cell] = (),
               marks: Iterable[tuple[Site, str]] = (),
