@@ -611,7 +611,8 @@ class _Builder:
             if needing:
                 self.bad("turn.placed", f"in step “{g.steps[now].title}” the tile laid this "
                                         f"turn must be given (its cell): "
-                                        f"{', '.join(needing)} need{'s' if len(needing) == 1 else ''} it")
+                                        f"{', '.join(needing)} "
+                                        f"need{'s' if len(needing) == 1 else ''} it")
 
     def _consistent(self, st: State, n: int) -> None:
         """What no table can show: two pieces where a prohibition allows one, a finished
@@ -655,7 +656,8 @@ class _Builder:
             if not over:
                 rule = g.rules.get(g.end_rule) if g.end_rule else None
                 self.bad("finished", "the game is not over yet"
-                         + (f": by rule {rule.number} “{rule.title}” it goes on" if rule else ""))
+                         + (f": by rule {rule.number} “{rule.title}” it goes on"
+                            if rule else ""))
 
 
 def _shown(value: Any) -> str:

@@ -178,8 +178,9 @@ def start_of(rules: Rules, rec: Record) -> Position:
                      "the [Players] tag names no seat")
     rs = rules.ruleset
     if not rs.players_min <= len(seats) <= rs.players_max:
-        raise _error(rec, at, 1, "header", f"{len(seats)} player{'s' if len(seats) != 1 else ''}; {rs.title or rs.id} is for "
-                     f"{rs.players_min} to {rs.players_max}")
+        plural = "s" if len(seats) != 1 else ""
+        raise _error(rec, at, 1, "header", f"{len(seats)} player{plural}; {rs.title or rs.id} "
+                     f"is for {rs.players_min} to {rs.players_max}")
     declared = [s.id for s in rs.seats]
     if all(s in declared for s in seats) and len(set(seats)) == len(seats):
         rules = rules.seated(seats)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from compiler.engine.effects import from_ref
 from compiler.engine.formats import (
     AreaState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
@@ -117,6 +119,11 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
         before = settled(position_from_model(rules, model_from_facts(rules, ex.given)))
     except PositionError as e:
         result.failures += [f"the given position is not valid: {p}: {msg}" for p, msg in e.problems]
+        return result
+    except ValidationError as e:  # a number out of range (turn 0, a negative amount)
+        result.failures += [f"the given position is not valid: "
+                            f"{'.'.join(str(x) for x in problem['loc'])}: {problem['msg']}"
+                            for problem in e.errors()]
         return result
     result.before = before
     after = before
