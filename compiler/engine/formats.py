@@ -609,9 +609,11 @@ class _Builder:
                                                                 *g.steps[now].also)
                              if mentions_builtin(g.actions[a].decl, "placed"))
             if needing:
+                named = ", ".join(needing[:3]) + (f" and {len(needing) - 3} more"
+                                                  if len(needing) > 3 else "")
                 self.bad("turn.placed", f"in step “{g.steps[now].title}” the tile laid this "
-                                        f"turn must be given (its cell): "
-                                        f"{', '.join(needing)} "
+                                        f"turn must be given, as its cell (in a worked example: "
+                                        f"`placed x,y` on the turn line): {named} "
                                         f"need{'s' if len(needing) == 1 else ''} it")
 
     def _consistent(self, st: State, n: int) -> None:
