@@ -236,8 +236,8 @@ class _Builder:
         if not self.problems:  # each check below needs a position that holds together
             self._consistent(st, n)
             if st.finished:
-                from compiler.engine.turns import winners
-                st.winners = winners(g, st)
+                from compiler.engine.standings import Standings
+                st.winners = Standings(g, st).winners()
         return st
 
     def _tiles(self, st: State) -> None:
