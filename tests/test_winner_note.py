@@ -17,13 +17,16 @@ from compiler.load import load_ruleset
 
 
 def final_note(rules: Rules, players: list[str], pieces: list[dict[str, str]] | None = None,
-               tile: str = "t02", **extra: Any) -> str:
-    """The winner's note when the game ends on a one-tile board with these players."""
+               tile: str = "t02", beside: dict[str, Any] | None = None, **extra: Any) -> str:
+    """The winner's note when the game ends on a one-tile board (and the tile `beside` it,
+    if given) with these players."""
+    tiles = [{"at": "0,0", "tile": tile, "face": "b"}] + ([beside] if beside else [])
     model = PositionModel.model_validate({
         "ruleset": rules.ruleset.id,
         "players": [{"seat": s, **extra.get(s, {})} for s in players],
-        "turn": {"number": 40, "player": players[-1], "step": "action", "placed": "0,0"},
-        "tiles": [{"at": "0,0", "tile": tile, "face": "b"}], "pieces": pieces or []})
+        "turn": {"number": 40, "player": players[-1], "step": "action",
+                 "placed": tiles[-1]["at"]},
+        "tiles": tiles, "pieces": pieces or []})
     _, effects = position_from_model(rules, model).end_game()
     return next(e.text for e in effects if e.kind == "winner")
 
@@ -40,9 +43,11 @@ def test_a_clear_winner_is_named_with_the_runner_up(rules: Rules) -> None:
 
 
 def test_a_tie_broken_at_the_end_says_by_what(rules: Rules) -> None:
-    # Xemh's emissary stays in an open nebula with an extractor, earning nothing.
+    # Xemh's emissary stays in an open nebula with an extractor, earning nothing. (It
+    # stands on the tile beside the extractor's: none may stand on the extractor's own.)
     note = final_note(rules, ["quuylto", "xemh", "khaarquar"], tile="t27",
-                      pieces=[{"kind": "emissary", "owner": "xemh", "at": "0,0:nebula"}],
+                      beside={"at": "1,0", "tile": "t04", "face": "b", "rotation": 0},
+                      pieces=[{"kind": "emissary", "owner": "xemh", "at": "1,0:nebula"}],
                       quuylto={"resources": {"points": 54}}, xemh={"resources": {"points": 54}})
     assert note == ("Quuylto tied with Xemh on 54 victory points; Quuylto wins on most "
                     "emissaries left in supply (8 against 7)")
