@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.effects import Run, check_site
 from compiler.engine.evaluate import Env, Fn, RuleError
+from compiler.engine.explain import Reason, explainer
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -89,11 +90,31 @@ class CompiledForbid:
 
 @dataclass
 class Violation:
+    """One rule a move breaks.
+
+    `message` is the author's own words for it (`else "…"`), if any; `detail`
+    says in the game's words which part of the rule failed here, naming the
+    pieces and tiles; `because` lists the rules of the definitions that part
+    lives in (more specific than `rule`).
+    """
+
     rule: str | None
     code: str
     message: str
     detail: str | None = None
     node: Any = None
+    because: list[str] = field(default_factory=list)
+
+
+_EXPLAIN_ERRORS = (RuleError, KeyError, TypeError, ValueError, IndexError, AttributeError)
+
+
+def _explained(why: Any) -> Reason | None:
+    """A reason, or None where the explainer cannot read this position (the verdict stands)."""
+    try:
+        return why()  # type: ignore[no-any-return]
+    except _EXPLAIN_ERRORS:
+        return None
 
 
 def names_in(node: Any) -> set[str]:
@@ -248,15 +269,36 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                     f_err = None
                 finally:
                     env.vars = saved
-                if hit:
+                if hit and first_only:
                     out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
                                          node=f.decl))
-                    if first_only:
-                        return out
+                    return out
+                if hit:
+                    why = None if f_err else _explained(lambda f=f, pid=pid, kind=kind: _why_forbidden(
+                        game, env, f, site, pid, kind, phantom is not None))
+                    out.append(Violation(f.rule, "forbidden", f.decl.message or "",
+                                         f_err or (why.text if why else None), node=f.decl,
+                                         because=why.rules if why else []))
         finally:
             if phantom is not None:
                 st.gone.pop(phantom, None)
     return out
+
+
+def _why_forbidden(game: Game, env: Env, f: CompiledForbid, site: Any, pid: int, kind: str,
+                   new: bool) -> Reason:
+    ex = explainer(game)
+    names = {f.decl.site_var: site}
+    if f.decl.piece_var:
+        names[f.decl.piece_var] = pid
+    ctx = ex.context(env.state, {**env.vars, **names}, env.action)
+    arriving = _article(game.title(kind)) if new else ex.describe(pid, "piece")
+    return ex.prohibition(f.decl.cond, ctx, arriving, site)
+
+
+def _article(word: str) -> str:
+    from compiler.ir.english import article
+    return article(word)
 
 
 # -------------------------------------------------------------- enumeration
@@ -350,20 +392,23 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
     env.vars = {}
     out: list[Violation] = []
     broken: set[str] = set()
+    ex = explainer(game)
     for param in action.params:
         v = values.get(param.name)
         env.vars[param.name] = v
         try:
             domain = param.domain(env)
             inside = all(x in domain for x in v) if param.subset else v in domain
-        except RuleError as e:
+        except (RuleError, TypeError) as e:
             inside, domain = False, ()
             out.append(Violation(param.rule, "domain", str(e), node=param.node))
         if not inside:
             broken.add(param.name)
-            out.append(Violation(param.rule, "domain", "",
-                                 explain_domain(game, param.node.domain, env, v),
-                                 node=param.node))
+            elem = param.type[4:] if param.subset else param.type
+            why = _explained(lambda param=param, v=v, elem=elem: ex.domain(
+                v, param.node.domain, ex.context(st, env.vars, action.id), param.subset, elem))
+            out.append(Violation(param.rule, "domain", "", why.text if why else None,
+                                 node=param.node, because=why.rules if why else []))
     for r in action.requires:
         if r.depends & broken:
             continue
@@ -373,8 +418,11 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
         except RuleError as e:
             ok, err = False, str(e)
         if not ok:
-            detail = err or explain(game, st, r, env)
-            out.append(Violation(r.rule, "requirement", r.message or "", detail, node=r.node))
+            why = None if err else _explained(lambda r=r: ex.requirement(
+                r.node, ex.context(st, env.vars, action.id)))
+            detail = err or explain(game, st, r, env) or (why.text if why else None)
+            out.append(Violation(r.rule, "requirement", r.message or "", detail, node=r.node,
+                                 because=why.rules if why else []))
     # A value outside its domain may still be judged by the prohibitions (a
     # destination out of reach that is also forbidden ground): every rule the
     # move breaks is named, but a prohibition that cannot be read for such a

@@ -30,10 +30,18 @@ class Consequence:
     rule: str | None
     text: str
     data: dict[str, Any] = field(default_factory=dict)
+    # Rules of the definitions that decided it (how much, for whom), more specific
+    # than `rule`: say, the rule defining who leads an area, for the points it pays.
+    also: list[str] = field(default_factory=list)
 
 
-def note(env: Env, what: str, rule: str | None, text: str, **data: Any) -> None:
-    env.log.append(Consequence(what, rule, text, data))
+def note(env: Env, what: str, rule: str | None, text: str, *, also: tuple[str, ...] = (),
+         **data: Any) -> None:
+    found = list(also)
+    if env.trace:
+        found += [r for r in env.trace if r not in found]
+        env.trace.clear()
+    env.log.append(Consequence(what, rule, text, data, [r for r in found if r != rule]))
 
 
 class StmtCompiler:
@@ -499,9 +507,10 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
     for absorbed, into in merges:
         merge_area_values(st, absorbed, into)
     st.turn = st.turn.but(placed=cell)
+    used = game.tile_rules.get(card)
     note(env, "laid", rule,
          f"{game.seat_name(env.me)} lays {card} {face} at {game.lattice.format_cell(cell)} r{rot}",
-         card=card, face=face, cell=game.lattice.format_cell(cell), rotation=rot)
+         also=(used,) if used else (), card=card, face=face, cell=game.lattice.format_cell(cell), rotation=rot)
     env.events.append(("laid", {"tile": cell}))
     for root in game.sorted_areas(st, closed):
         tiles = len(st.areas.cells[root])
@@ -622,9 +631,12 @@ def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> lis
 def run_trigger(env: Env, trig: CompiledTrigger, bindings: dict[str, Any]) -> None:
     saved = env.vars
     env.vars = dict(bindings)
+    mark = len(env.trace) if env.trace is not None else 0
     try:
         if trig.where is None or trig.where(env):
             trig.body(env)
+        elif env.trace is not None:
+            del env.trace[mark:]  # a rule that did not apply decided nothing
     finally:
         env.vars = saved
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import POOL, State
+from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.kernel.tiles import (FaceInfo, Unreached, hop, placements, unreached, walk,
                                    walk_segments)
@@ -61,7 +62,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites")
+                 "sampler", "memo", "cites", "trace")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -80,6 +81,10 @@ class Env:
         self.memo: dict[Any, Any] | None = None
         # While a move is judged: the rules of the conditions found true, in order.
         self.cites: dict[str, None] | None = None
+        # While a move is carried out: the rules of the definitions that took effect
+        # (a true condition, a non-zero number, a non-empty set), so that each
+        # consequence can cite the ones it follows from. None while moves are listed.
+        self.trace: list[str] | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -581,19 +586,23 @@ class ExprCompiler:
         game = self.game
         name = node.func
         args = [self(a) for a in node.args]
+        rule = next((d.rule for d in game.decls if isinstance(d, m.Define) and d.id == name), None)
 
         def call(env: Env) -> Any:
             body, params = game.defines[name]
-            return call_scoped(env, body, params, [a(env) for a in args])
+            value = call_scoped(env, body, params, [a(env) for a in args])
+            if env.trace is not None and value and rule and rule not in env.trace:
+                env.trace.append(rule)
+            return value
 
-        rule = game.conditions.get(name)
-        if rule is None:
+        condition_rule = game.conditions.get(name)
+        if condition_rule is None:
             return call
 
         def condition(env: Env) -> Any:
             held = call(env)
             if held and env.cites is not None:
-                env.cites[rule] = None  # type: ignore[index]
+                env.cites[condition_rule] = None  # type: ignore[index]
             return held
         return condition
 

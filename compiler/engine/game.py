@@ -40,6 +40,15 @@ class Game:
         self.catalogue = Catalogue(ruleset.tiles(), self.lattice)
         # Which tile set each tile comes from, for stacks dealt from some sets only.
         self.tile_set: dict[str, str] = {t.id: s.id for s in ruleset.tilesets for t in s.tiles}
+        # The rule that brings each tile into the game (its set's `use tiles`): a
+        # tile laid cites it.
+        self.tile_rules: dict[str, str] = {}
+        sets = {s.id: s for s in ruleset.tilesets}
+        for d in decls:
+            if isinstance(d, m.UseTiles) and d.rule:
+                for ts in d.tilesets:
+                    for t in sets[ts].tiles if ts in sets else ():
+                        self.tile_rules.setdefault(t.id, d.rule)
         match = next((d for d in decls if isinstance(d, m.MatchDecl)), None)
         self.match = Matcher(match.same if match else True, match.pairs if match else ())
         self.kinds: dict[str, tuple[str, Any]] = {}

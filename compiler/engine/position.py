@@ -20,6 +20,7 @@ from compiler import links
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
+from compiler.engine.explain import deciding
 from compiler.engine.game import Game
 from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
@@ -210,8 +211,11 @@ class Position:
     def situation(self) -> Situation:
         st, g = self.state, self.game
         step = g.steps[st.turn.step]
+        out_of_turn = st.turn.actor != st.turn.active and not st.finished
         return Situation(turn=st.turn.number, player=g.seat_id(st.turn.actor), step=step.id,
-                         finished=st.finished, scores=self.scores())
+                         finished=st.finished, scores=self.scores(),
+                         player_name=g.seat_name(st.turn.actor), step_title=step.title,
+                         turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
 
     def legal_moves(self) -> list[Move]:
         moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]
@@ -274,6 +278,7 @@ class Position:
         """Run the end of the game now, whatever is left to play (for worked examples)."""
         st = self.state.clone()
         env = Env(self.game, st)
+        env.trace = []
         end_game(env)
         st.gone.clear()
         return Position(self.rules, st), [self._effect(c) for c in env.log]
@@ -312,21 +317,24 @@ class Position:
                     message=f"{game.seat_name(st.turn.actor)} must first {said}: "
                             f"this choice cannot be declined")])
             if must_act(game, st) and next(legal(game, st), None) is not None:
+                rule, message = self._must_first()
                 return self._refuse(text, None, [Breach(
-                    rule=self.rules.cite(step.rule), code="must-act",
-                    message=f"step “{step.title}” requires an action before passing")])
+                    rule=self.rules.cite(rule), code="must-act", message=message)])
             return self._perform(text, None, STEP_SOURCE, {}, move.chance, sampler)
         action = game.actions[move.action]
         offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
         if not offers:
             # Not open in this step; say also what the action's own rules say of
-            # the move, which is usually why the step has moved on.
-            also = [self._breach(action, v) for v in check(game, st, action, dict(move.values))]
+            # the move, which is usually why the step has moved on. When the
+            # decision is someone else's first, say only that.
+            pending = self._pending_grant()
+            also = [] if pending is not None else \
+                [self._breach(action, v) for v in check(game, st, action, dict(move.values))]
+            rule = pending.rule if pending is not None and pending.rule else step.rule
             return self._refuse(text, action, [Breach(
-                rule=self.rules.cite(step.rule), code="unavailable",
-                message=f"“{action.decl.title}” is not possible now: it is turn "
-                        f"{st.turn.number}, step “{step.title}”" + self._open_now())]
-                + self._granted_instead(action) + also)
+                rule=self.rules.cite(rule), code="unavailable",
+                message=self._not_now(action))]
+                + ([] if pending is not None else self._granted_instead(action)) + also)
         best: list[Violation] | None = None
         for src, fixed in offers:
             values = dict(move.values)
@@ -360,25 +368,70 @@ class Position:
                                       f"{', '.join(titles)}"))
         return out
 
-    def _open_now(self) -> str:
-        titles = sorted({a.decl.title for a, _, _ in offered(self.game, self.state)})
-        return f"; open now: {', '.join(titles)}" if titles else ""
+    def _pending_grant(self) -> Grant | None:
+        """The choice that must be made before anything else, or that another player makes
+        out of turn, if there is one: it decides what is open now."""
+        st = self.state
+        actor = st.turn.actor
+        for g in st.turn.grants:
+            holder = g.player if g.player is not None else st.turn.active
+            if holder == actor and (g.must or actor != st.turn.active):
+                return g
+        return None
+
+    def _must_first(self) -> tuple[str | None, str]:
+        """Why passing is refused: the rule that requires a decision, and what it is."""
+        g, st = self.game, self.state
+        step = g.steps[st.turn.step]
+        pending = self._pending_grant()
+        actor = g.seat_name(st.turn.actor)
+        if pending is not None and pending.must:
+            said = " or ".join(g.actions[a].decl.title for a in pending.actions)
+            return pending.rule or step.rule, f"{actor} must {said} before play goes on"
+        return step.rule, f"in step “{step.title}” {actor} must take an action before passing"
+
+    def _not_now(self, action: CompiledAction) -> str:
+        """Why an action is not open: whose decision it is, in which step, and what is open."""
+        g, st = self.game, self.state
+        step = g.steps[st.turn.step]
+        titles = sorted({a.decl.title for a, _, _ in offered(g, st)})
+        open_now = " or ".join(titles)
+        actor = g.seat_name(st.turn.actor)
+        said = f"“{action.decl.title}” is not possible now: "
+        pending = self._pending_grant()
+        verb = "must" if pending is not None and pending.must else "may"
+        if st.turn.actor != st.turn.active:
+            return said + (f"it is {actor}’s decision first, out of {g.seat_name(st.turn.active)}’s "
+                           f"turn {st.turn.number}: {actor} {verb} {open_now}" if open_now else
+                           f"it is {actor}’s decision first")
+        if pending is not None and pending.must:
+            return said + f"{actor} must first {open_now}"
+        said += f"it is {actor}’s turn {st.turn.number}, step “{step.title}”"
+        return said + (f", where {actor} may {open_now}" if open_now else "")
 
     def _breach(self, action: CompiledAction, v: Violation) -> Breach:
+        """A broken rule in words: the author's message first, else what failed here.
+
+        The reason names the pieces and tiles of this position (see
+        `compiler.engine.explain`); the rule as written is the last resort.
+        """
         eng = self.rules.english
         rule = self.rules.cite(v.rule)
         if v.code == "domain":
             p = v.node
-            msg = v.message or f"{p.name.replace('_', ' ')} must be one of {eng(p.domain)}"
+            written = f"the {p.name.replace('_', ' ')} must be one of {eng.collection(p.domain)}"
         elif v.code == "requirement":
-            msg = v.message or f"required: {eng(v.node)}"
+            written = f"the rule requires that {eng(v.node)}"
         elif v.code == "forbidden":
             f = v.node
-            msg = v.message or f"forbidden: no {eng.v.one(f.kind)} may enter " \
-                               f"{f.site_var} when {eng(f.cond)}"
+            written = f"{eng.v.one(f.kind)} may not go where {eng(f.cond)}"
         else:
-            msg = v.message
-        return Breach(rule=rule, code=v.code, message=msg, detail=v.detail)  # type: ignore[arg-type]
+            written = v.message
+        msg = v.message or v.detail or written
+        detail = v.detail if v.message else None
+        also = [c for r in v.because if r != v.rule and (c := self.rules.cite(r)) is not None]
+        return Breach(rule=rule, code=v.code, message=msg, detail=detail,  # type: ignore[arg-type]
+                      also=also)
 
     def _refuse(self, text: str, action: CompiledAction | None, breaches: list[Breach]
                 ) -> tuple[MoveRuling, None]:
@@ -395,6 +448,7 @@ class Position:
         env.chance = list(chance)
         env.sampler = sampler
         env.cites = cites = {} if cites is None else cites  # conditions that held decide too
+        env.trace = []
         try:
             if action is None:
                 if st.turn.actor != st.turn.active:
@@ -467,6 +521,9 @@ class Position:
                 f.decl.kind == "piece" or None in kinds
                 or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
                 and (not f.actions or action.id in f.actions)]
+            # The definitions that took effect here (a skill that applies, a piece
+            # that counts as blocked) name the most specific rules of all.
+            ids += deciding(game, st, action, values or {})
         ids += conditions
         out, seen = [], set()
         for rid in ids:
@@ -478,7 +535,9 @@ class Position:
         return out
 
     def _effect(self, c: Consequence) -> Effect:
-        return Effect(kind=c.kind, rule=self.rules.cite(c.rule), text=c.text, data=c.data)
+        also = [x for r in c.also if (x := self.rules.cite(r)) is not None]
+        return Effect(kind=c.kind, rule=self.rules.cite(c.rule), text=c.text, data=c.data,
+                      also=also)
 
 
 def stacks_problem(game: Game, stacks: list[list[str]]) -> str | None:

@@ -27,6 +27,8 @@ class Breach(BaseModel):
                   "game-over", "must-act", "chance"]
     message: str
     detail: str | None = None
+    # More specific rules the failing part of the rule lives in (a definition's rule).
+    also: list[RuleCitation] = []
 
 
 class Effect(BaseModel):
@@ -34,14 +36,29 @@ class Effect(BaseModel):
     rule: RuleCitation | None
     text: str
     data: dict[str, Any] = {}
+    # More specific rules that decided it: the rules of the definitions it used.
+    also: list[RuleCitation] = []
 
 
 class Situation(BaseModel):
     turn: int
-    player: str
+    player: str  # the seat that decides now
     step: str
     finished: bool = False
     scores: dict[str, int] = {}
+    # In words: the deciding player's name, the step's title, and, when a choice
+    # was granted out of turn, whose turn it is.
+    player_name: str = ""
+    step_title: str = ""
+    turn_of: str | None = None
+
+    def said(self) -> str:
+        """"turn 9, Blue to play, step “Building”" (or who decides out of turn)."""
+        who = self.player_name or self.player
+        step = self.step_title or self.step
+        if self.turn_of:
+            return f"turn {self.turn} ({self.turn_of}’s turn), {who} to decide, step “{step}”"
+        return f"turn {self.turn}, {who} to play, step “{step}”"
 
 
 # LEGAL or ILLEGAL: what the rules say of the move. UNREADABLE: the text is
@@ -69,8 +86,7 @@ class Ruling(BaseModel):
     def render(self) -> str:
         """The ruling as a judge would read it aloud."""
         lines = [f"{self.verdict}"]
-        b = self.before
-        lines.append(f"  position: turn {b.turn}, {b.player} to play, step “{b.step}”")
+        lines.append(f"  position: {self.before.said()}")
         for mv in self.moves:
             lines.append(f"  move `{mv.move}`: {mv.verdict}")
             for br in mv.breaches:
@@ -80,16 +96,17 @@ class Ruling(BaseModel):
                     lines += [f"        {line}" for line in br.detail.splitlines()]
                 if br.rule:
                     lines.append(f"        {br.rule.url}")
+                for rule in br.also:
+                    lines.append(f"        see {rule.number} {rule.title}  {rule.url}")
             if mv.verdict == "LEGAL":
                 for rule in mv.decided_by:
                     lines.append(f"    ✓ {rule.number} {rule.title}  {rule.url}")
                 for eff in mv.consequences:
-                    cite = f"  [{eff.rule.number}]" if eff.rule else ""
+                    numbers = [c.number for c in ([eff.rule] if eff.rule else []) + eff.also]
+                    cite = f"  [{', '.join(numbers)}]" if numbers else ""
                     lines.append(f"    → {eff.text}{cite}")
         if self.after is not None:
             a = self.after
-            state = "game over" if a.finished else f"turn {a.turn}, {a.player} to play, " \
-                                                   f"step “{a.step}”"
-            lines.append(f"  then: {state}")
+            lines.append(f"  then: {'game over' if a.finished else a.said()}")
             lines.append("  scores: " + ", ".join(f"{k} {v}" for k, v in a.scores.items()))
         return "\n".join(lines)

@@ -7,6 +7,8 @@ ruleset (`Vocabulary`); nothing here knows a game.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,15 +24,28 @@ class Vocabulary:
     effects: dict[str, m.Effect] = field(default_factory=dict)
     actions: dict[str, str] = field(default_factory=dict)
     steps: dict[str, str] = field(default_factory=dict)
+    # Seats by id: "p is x" reads "p is <seat name>".
+    seats: dict[str, str] = field(default_factory=dict)
+    # Declared phrases of attributes ("settled", "has built this turn"), by name,
+    # for areas and for players: a yes/no attribute reads as that phrase.
+    area_phrases: dict[str, str] = field(default_factory=dict)
+    player_phrases: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
         v = cls()
+        v.seats = {s.id: s.name for s in ruleset.seats}
         for d in ruleset.all_decls():
             if isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind,
                               m.FamilyDecl)):
                 v.singular[d.id] = d.title
                 v.plural[d.id] = d.plural or d.title + "s"
+                if isinstance(d, m.AreaKind):
+                    for a in d.attributes:
+                        if a.phrase:
+                            v.area_phrases.setdefault(a.name, a.phrase)
+            elif isinstance(d, m.PlayerAttribute) and d.attribute.phrase:
+                v.player_phrases[d.attribute.name] = d.attribute.phrase
             elif isinstance(d, m.Define):
                 v.defines[d.id] = d
             elif isinstance(d, m.Effect):
@@ -47,11 +62,25 @@ class Vocabulary:
     def many(self, kind: str) -> str:
         return self.plural.get(kind, kind.replace("_", " ") + "s")
 
+    def a(self, kind: str) -> str:
+        """One of a kind with its article: "a lake"; a kind counted only in a unit
+        ("outer space", plural "outer space areas") goes without one."""
+        word = self.one(kind)
+        if self.many(kind).startswith(word + " "):
+            return word
+        return article(word)
 
-# How a defined condition's sentence turns negative: its first verb takes the "not".
-_NEGATIONS = ((" is not ", None), (" is ", " is not "), (" are ", " are not "),
-              (" has ", " does not have "), (" have ", " do not have "),
+
+# How a sentence turns negative: its first verb takes the "not".
+_NEGATIONS = ((" is not ", None), (" are not ", None), (" does not ", None),
+              (" do not ", None), (" cannot ", None), (" is ", " is not "),
+              (" are ", " are not "), (" has ", None), (" have ", None),
               (" may ", " may not "), (" can ", " cannot "), (" must ", " need not "))
+# After these words "has" is the verb of owning ("has a station"), not a tense
+# ("has built"): "does not have a station", but "has not built".
+_DETERMINERS = {"a", "an", "the", "no", "any", "some", "one", "two", "three", "more", "at",
+                "several", "fewer", "less", "nothing", "something", "none", "its", "their",
+                "his", "her", "your", "exactly"}
 
 
 def negate(sentence: str) -> str:
@@ -60,14 +89,40 @@ def negate(sentence: str) -> str:
     A defined condition reads as a sentence of its own title; the negative
     puts "not" on its first verb, and falls back on "it is not so that …"
     when there is no verb to take it (or the sentence is negative already).
+    "has" owning something becomes "does not have"; "has" of a tense ("has
+    built") becomes "has not".
     """
+    padded = f" {sentence} "
     found = [(at, -len(verb), verb, negative) for verb, negative in _NEGATIONS
-             if (at := sentence.find(verb)) >= 0]
+             if (at := padded.find(verb)) >= 0]
     if found:
         at, _, verb, negative = min(found, key=lambda f: f[:2])
+        if verb in (" has ", " have "):
+            rest = padded[at + len(verb):]
+            word = rest.split(" ", 1)[0]
+            owning = word in _DETERMINERS or word[:1].isdigit()
+            if verb == " has ":
+                negative = " does not have " if owning else " has not "
+            else:
+                negative = " do not have " if owning else " have not "
         if negative is not None:
-            return sentence[:at] + negative + sentence[at + len(verb):]
+            return (padded[:at] + negative + padded[at + len(verb):]).strip()
     return f"it is not so that {sentence}"
+
+
+def agree(subject: str, predicate: str) -> str:
+    """`subject predicate`, with the verb agreeing with "you" ("you are", "you have")."""
+    if subject != "you":
+        return f"{subject} {predicate}"
+    head, _, rest = predicate.partition(" ")
+    irregular = {"is": "are", "has": "have", "does": "do", "was": "were"}
+    if head in irregular:
+        head = irregular[head]
+    elif re.fullmatch(r"[a-z]+s", head) and not head.endswith("ss") and head not in (
+            "less", "always", "perhaps", "thus", "was"):
+        head = head[:-3] + "y" if head.endswith("ies") else \
+            head[:-2] if re.search(r"(ss|sh|ch|x|o)es$", head) else head[:-1]
+    return f"you {head} {rest}".rstrip()
 
 
 BUILTINS = {
@@ -86,18 +141,79 @@ OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
        ">": "is more than", ">=": "is at least"}
 
 
+_CONSONANT_SOUND = re.compile(r"(uni|use|usu|uti|eu|one\b|once\b|ur[aeiou])", re.I)
+_VOWEL_SOUND = re.compile(r"(hour|honou?r|heir)", re.I)
+
+
 def article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+    """"a" or "an" before a word, by its sound where the spelling misleads ("a unit")."""
+    vowel = word[:1].lower() in "aeiou"
+    if vowel and _CONSONANT_SOUND.match(word):
+        vowel = False
+    elif not vowel and _VOWEL_SOUND.match(word):
+        vowel = True
+    return ("an " if vowel else "a ") + word
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """"1 tile", "3 tiles": a number with its noun in the right number."""
+    return f"{number} {singular if number == 1 else (plural or singular + 's')}"
+
+
+# Says a node's value in words instead of its formula, or None to read the formula.
+Values = Callable[[Any], "str | None"]
 
 
 class English:
-    def __init__(self, vocab: Vocabulary) -> None:
+    """Reads IR nodes as English.
+
+    With `values` (see `with_values`), nodes whose value is known are said by
+    their value ("Blue's pawn at 1,0:lake") instead of by their formula
+    ("e"): that is how a ruling names the pieces and tiles of one position.
+    """
+
+    def __init__(self, vocab: Vocabulary, values: Values | None = None) -> None:
         self.v = vocab
+        self.values = values
+        # Names a `where` binds to each element in turn: never said by a value.
+        self.hidden: frozenset[str] = frozenset()
+
+    def with_values(self, values: Values) -> English:
+        """This reading, saying known values through `values`."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.values = values
+        return other
 
     # ----------------------------------------------------------- values
 
     def __call__(self, node: Any) -> str:
+        if self.values is not None and not (self.hidden and _reads(node) & self.hidden):
+            said = self.values(node)
+            if said is not None:
+                return said
         return getattr(self, f"e_{node.node}")(node)
+
+    def _hiding(self, *names: str | None) -> English:
+        """This reading, with the names a `where` binds left as names."""
+        if self.values is None:
+            return self
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.hidden = self.hidden | {x for x in names if x}
+        return other
+
+    def _element(self, coll: Any) -> English:
+        alias = None
+        while isinstance(coll, n.Filtered):
+            coll = coll.collection
+        if isinstance(coll, n.Collection):
+            alias = coll.alias
+        return self._hiding("it", alias)
+
+    def negative(self, node: Any) -> str:
+        """The English of `not node`, with the "not" where a reader expects it."""
+        return self.e_not(n.Not(value=node, type="bool"))
 
     def e_number(self, node: n.Number) -> str:
         return str(node.value)
@@ -123,14 +239,33 @@ class English:
         if node.name in ATTRS:
             return ATTRS[node.name].format(x=x)
         if node.name == "covered":
-            return f"{x} is covered"
+            return agree(x, "is covered")
         if node.name == "closed":
-            return f"{x} is closed"
+            return agree(x, "is closed")
+        sentence = self._attribute_sentence(node, x)
+        if sentence is not None:
+            return sentence
         if node.name in self.v.plural:
             return f"{_possessive(x)} {self.v.many(node.name)}"
         if x == "you":
             return f"your {node.name.replace('_', ' ')}"
         return f"the {node.name.replace('_', ' ')} of {x}"
+
+    def _attribute_sentence(self, node: n.Attr, x: str) -> str | None:
+        """A yes/no attribute with a declared phrase, as a sentence: "you have built this turn"."""
+        if node.type != "bool" or "{value}" in (self._phrase(node) or "{value}"):
+            return None
+        phrase = self._phrase(node)
+        if node.obj.type == "player":
+            return agree(x, phrase)  # type: ignore[arg-type]
+        return agree(x, f"is {phrase}")
+
+    def _phrase(self, node: n.Attr) -> str | None:
+        if node.obj.type == "player":
+            return self.v.player_phrases.get(node.name)
+        if node.obj.type == "area":
+            return self.v.area_phrases.get(node.name)
+        return None
 
     def collection(self, node: Any, alias: bool = True) -> str:
         """`pawn in a of p` -> "p's pawns in a"."""
@@ -155,7 +290,13 @@ class English:
 
     def e_filtered(self, node: n.Filtered) -> str:
         coll = self.collection(node.collection)
-        return f"{coll} for which {self(node.cond)}"
+        cond = self._element(node.collection)(node.cond)
+        # "the tile of it is …" reads "whose tile is …"
+        found = re.match(r"the ((?:(?!\bof\b)[a-z ])+?) of it (is|are|has|have) ", cond)
+        if found and " of it " not in cond[found.end():] and " it " not in \
+                f" {cond[found.end():]} ":
+            return f"{coll} whose {found.group(1)} {cond[found.end() - len(found.group(2)) - 1:]}"
+        return f"{coll} for which {cond}"
 
     def e_arith(self, node: n.Arith) -> str:
         symbols = {"+": "+", "-": "−", "*": "×", "/": "÷"}
@@ -191,12 +332,29 @@ class English:
 
     def e_not(self, node: n.Not) -> str:
         inner = node.value
+        if self.values is not None:
+            said = self.values(inner)
+            if said is not None:
+                return negate(said) if inner.type == "bool" else f"not {said}"
+        if isinstance(inner, n.Not):
+            return self(inner.value)
         if isinstance(inner, n.Has):
-            return f"{self(inner.value)} has no {self.v.one(inner.kind)}"
+            return agree(self(inner.value), f"has no {self.v.one(inner.kind)}") \
+                if not (inner.value.type or "").startswith("set:") else \
+                f"none of {self(inner.value)} has {self.v.a(inner.kind)}"
         if isinstance(inner, n.IsKind):
             return self.e_is_kind(inner, negate=True)
+        if isinstance(inner, n.IsNone):
+            return self.e_is_none(inner, negate=True)
+        if isinstance(inner, n.IsIn):
+            return self.e_is_in(inner, negate=True)
+        if isinstance(inner, n.Compare):
+            flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+            return self.e_compare(inner.model_copy(update={"op": flipped[inner.op]}))
         if isinstance(inner, n.Attr) and inner.name in ("covered", "closed"):
-            return f"{self(inner.obj)} is not {inner.name}"
+            return agree(self(inner.obj), f"is not {inner.name}")
+        if isinstance(inner, n.Attr) and self._attribute_sentence(inner, "x") is not None:
+            return negate(self(inner))
         if isinstance(inner, n.Call) and inner.func == "placeable" and not inner.defined:
             return f"{self(inner.args[0])} fits nowhere"
         if isinstance(inner, n.Call) and inner.defined:
@@ -205,8 +363,17 @@ class English:
                 isinstance(i, n.IsKind) and not i.negated for i in inner.items) and len(
                 {self(i.value) for i in inner.items}) == 1:  # type: ignore[attr-defined]
             subject = self(inner.items[0].value)  # type: ignore[attr-defined]
-            kinds = [article(self.v.one(i.kind)) for i in inner.items]  # type: ignore[attr-defined]
-            return f"{subject} is not " + ", ".join(kinds[:-1]) + f" or {kinds[-1]}"
+            kinds = [self.v.a(i.kind) for i in inner.items]  # type: ignore[attr-defined]
+            return agree(subject, "is not " + ", ".join(kinds[:-1]) + f" or {kinds[-1]}")
+        if isinstance(inner, n.Logic):
+            # De Morgan: "not (a and b)" is "not a or not b".
+            other = "or" if inner.op == "and" else "and"
+            parts = [self.negative(i) for i in inner.items]
+            joined = f" {other} ".join(parts) if len(parts) == 2 else \
+                ", ".join(parts[:-1]) + f" {other} " + parts[-1]
+            return f"({joined})" if other == "or" else joined
+        if inner.type == "bool":
+            return f"it is not so that {self(inner)}"
         return f"not ({self(inner)})"
 
     def e_compare(self, node: n.Compare) -> str:
@@ -228,32 +395,46 @@ class English:
             owner = "your" if who == "you" else _possessive(who)
             return f"{owner} supply has {article(self.v.one(kind))}"
         if isinstance(left, n.Attr) and left.name in self.v.plural and isinstance(right, n.Number) \
-                and right.value == 0 and node.op in (">", "=="):
+                and right.value == 0 and node.op in (">", "==", "<="):
             owner = self(left.obj)
             if node.op == ">":
-                return f"{owner} holds at least one {self.v.one(left.name)}"
-            return f"{owner} holds no {self.v.many(left.name)}"
-        return f"{self(left)} {OPS[node.op]} {self(right)}"
+                return agree(owner, f"holds at least one {self.v.one(left.name)}")
+            return agree(owner, f"holds no {self.v.many(left.name)}")
+        if isinstance(left, n.Call) and left.func == "supply" and isinstance(right, n.Number) \
+                and node.op in ("==", "<=") and right.value == 0:
+            who = self(left.args[0])
+            kind = left.args[1].id  # type: ignore[attr-defined]
+            owner = "your" if who == "you" else _possessive(who)
+            return f"{owner} supply has no {self.v.one(kind)} left"
+        if isinstance(left, n.Call) and left.func == "count" and isinstance(right, n.Number) \
+                and node.op == "<=" and right.value == 0:
+            return f"there are no {self.collection(left.args[0]).removeprefix('the ')}"
+        return agree(self(left), f"{OPS[node.op]} {self(right)}")
 
     def e_is_kind(self, node: n.IsKind, negate: bool = False) -> str:
         neg = node.negated != negate
-        return f"{self(node.value)} is {'not ' if neg else ''}{article(self.v.one(node.kind))}"
+        if node.value.type == "player":
+            what = self.v.seats.get(node.kind, node.kind)
+        else:
+            what = self.v.a(node.kind)
+        return agree(self(node.value), f"is {'not ' if neg else ''}{what}")
 
-    def e_is_none(self, node: n.IsNone) -> str:
+    def e_is_none(self, node: n.IsNone, negate: bool = False) -> str:
         t = node.value.type
         word = "somebody" if t == "player" else "something"
         empty = "nobody" if t == "player" else "nothing"
-        return f"{self(node.value)} is {word if node.negated else empty}"
+        return agree(self(node.value), f"is {word if node.negated != negate else empty}")
 
-    def e_is_in(self, node: n.IsIn) -> str:
-        return f"{self(node.value)} is {'not ' if node.negated else ''}among " \
-               f"{self.collection(node.collection)}"
+    def e_is_in(self, node: n.IsIn, negate: bool = False) -> str:
+        neg = node.negated != negate
+        return agree(self(node.value), f"is {'not ' if neg else ''}among "
+                                       f"{self.collection(node.collection)}")
 
     def e_has(self, node: n.Has) -> str:
         subject = self(node.value)
         if (node.value.type or "").startswith("set:"):
             subject = f"one of {subject}"
-        return f"{subject} has {article(self.v.one(node.kind))}"
+        return agree(subject, f"has {self.v.a(node.kind)}")
 
     def e_if_expr(self, node: n.IfExpr) -> str:
         return f"{self(node.then)} if {self(node.cond)}, otherwise {self(node.otherwise)}"
@@ -266,15 +447,17 @@ class English:
                 text = d.title
                 for p, a in zip(d.params, args):
                     text = text.replace("{" + p + "}", self(a))
+                if text.startswith("you "):
+                    text = agree("you", text[4:])
                 return text
             return f"{node.func.replace('_', ' ')}({', '.join(self(a) for a in args)})"
         f = node.func
         if f == "count":
             return f"the number of {self.collection(args[0]).removeprefix('the ')}"
         if f == "sum":
-            return f"the sum, over {self.collection(args[0])}, of {self(args[1])}"
+            return f"the sum, over {self.collection(args[0])}, of {self._element(args[0])(args[1])}"
         if f == "top":
-            measure = self(args[1])
+            measure = self._element(args[0])(args[1])
             if measure.startswith("the number of "):
                 return f"those of {self.collection(args[0])} with the most " \
                        f"{measure.removeprefix('the number of ')}"
@@ -352,8 +535,7 @@ class English:
 
     def s_place(self, s: n.Place) -> str:
         who = f"{_possessive(self(s.owner))} " if s.owner else "your "
-        return f"put {article(self.v.one(s.kind)).split(' ', 1)[0]} {self.v.one(s.kind)} " \
-               f"from {who}supply on {self(s.at)}"
+        return f"put {article(self.v.one(s.kind))} from {who}supply on {self(s.at)}"
 
     def s_stack(self, s: n.StackOn) -> str:
         whose = "" if s.owner is None else f" of {self(s.owner)}"
@@ -369,8 +551,12 @@ class English:
 
     def s_give(self, s: n.Give) -> str:
         src = f" from {self(s.source)}" if s.source is not None else ""
-        return f"{self(s.target)} receive{'s' if self(s.target) != 'you' else ''} " \
-               f"{self(s.amount)} {self.v.many(s.resource)}{src}"
+        amount = self(s.amount)
+        if s.kind_var:
+            noun = f"of {s.resource.replace('_', ' ')}"  # a kind chosen in play
+        else:
+            noun = self.v.one(s.resource) if amount == "1" else self.v.many(s.resource)
+        return agree(self(s.target), f"receives {amount} {noun}{src}")
 
     def s_draw(self, s: n.Draw) -> str:
         kinds = ", ".join(self.v.many(k) for k in s.kinds)
@@ -378,12 +564,18 @@ class English:
                 f"each one of {kinds} as chance decides")
 
     def s_set_attr(self, s: n.SetAttr) -> str:
+        sentence = self._attribute_sentence(s.target, self(s.target.obj))
+        if sentence is not None and isinstance(s.value, n.Boolean):
+            return sentence if s.value.value else negate(sentence)
+        if sentence is not None:
+            return f"{sentence} if {self(s.value)}, and not otherwise"
         return f"{self(s.target)} becomes {self(s.value)}"
 
     def s_clear_attr(self, s: n.ClearAttr) -> str:
         who = self(s.target.obj)
-        return f"{who} {'have' if who == 'you' else 'has'} no " \
-               f"{s.target.name.replace('_', ' ')} any more"
+        if self._attribute_sentence(s.target, who) is not None:
+            return negate(self(s.target)) + " any more"
+        return agree(who, f"has no {s.target.name.replace('_', ' ')} any more")
 
     def s_grant_one(self, s: n.GrantOne) -> str:
         who = "you" if s.to is None else self(s.to)
@@ -402,7 +594,9 @@ class English:
 
     def s_grant_many(self, s: n.GrantMany) -> str:
         acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)
-        return f"you may take up to {self(s.count)} more actions, each to {acts}"
+        count = self(s.count)
+        return f"you may take up to {count} more action{'' if count == '1' else 's'}, " \
+               f"each to {acts}"
 
     def s_for_each(self, s: n.ForEach) -> str:
         inner = "; ".join(self.block(s.body))
@@ -427,6 +621,26 @@ class English:
 
 def _moves(count: str) -> str:
     return "in one move" if count == "1" else f"in at most {count} moves"
+
+
+def _reads(node: Any) -> set[str]:
+    """The variables an expression reads."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Name):
+            if x.ref == "var":
+                out.add(x.id)
+            continue
+        if isinstance(x, n.Node):
+            for value in x.__dict__.values():
+                for v in value if isinstance(value, list) else (value,):
+                    if isinstance(v, tuple):
+                        v = v[1]
+                    if isinstance(v, n.Node):
+                        stack.append(v)
+    return out
 
 
 def _possessive(x: str) -> str:
