@@ -10,13 +10,16 @@ later step of the turn waits in the turn's pending list.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, Grant, Pending, Piece, State
+from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.ir.english import article, counted
 
 if TYPE_CHECKING:
     from compiler.engine.game import CompiledTrigger, Game
@@ -46,15 +49,26 @@ def note(env: Env, what: str, rule: str | None, text: str, *, also: tuple[str, .
 
 class StmtCompiler:
     def __init__(self, game: Game) -> None:
+        from compiler.engine.formula import FormulaReader
         self.game = game
         self.expr = game.expr
+        self.formulas = FormulaReader(game)
 
     def block(self, body: list[Any]) -> Run:
         steps = [self(s) for s in body]
 
         def run(env: Env) -> None:
             for s in steps:
+                if env.trace is None:
+                    s(env)
+                    continue
+                shown = len(env.log)
                 s(env)
+                if env.trace and len(env.log) == shown:
+                    # Definitions took effect but nothing followed (an exemption
+                    # spared a piece): they still decided the move.
+                    env.decided += [r for r in env.trace if r not in env.decided]
+                    env.trace.clear()
         return run
 
     def __call__(self, node: Any) -> Run:
@@ -77,8 +91,8 @@ class StmtCompiler:
             st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
-                 f"{game.seat_name(who)} puts a {game.title(kind)} on {game.format_site(site)}"
-                 + beneath(game, st, pid),
+                 f"{game.seat_name(who)} puts {article(game.title(kind))} on "
+                 f"{game.format_site(site)}" + beneath(game, st, pid),
                  piece=game.format_piece(st, pid), player=who)
             env.events.append(("enters", {"piece": pid, "site": site}))
         return place
@@ -105,8 +119,9 @@ class StmtCompiler:
             st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
-                 f"{game.seat_name(who)} puts a {game.title(kind)} on "
-                 f"{game.format_piece(st, target.id)}",
+                 f"{game.seat_name(who)} puts {article(game.title(kind))} on "
+                 f"{_poss(game.seat_name(target.owner))} {game.title(target.kind)} at "
+                 f"{game.format_site(site)}",
                  piece=game.format_piece(st, pid), player=who)
             env.events.append(("enters", {"piece": pid, "site": site}))
         return stack
@@ -138,7 +153,7 @@ class StmtCompiler:
                 st.pieces[c] = Piece(q.id, q.kind, q.owner, dest[0], dest[1])
             land(st, dest, carried, game)
             note(env, "moved", rule,
-                 f"{game.seat_name(p.owner)}'s {game.title(p.kind)} moves from "
+                 f"{_poss(game.seat_name(p.owner))} {game.title(p.kind)} moves from "
                  f"{game.format_site(origin)} to {game.format_site(dest)}"
                  + beneath(game, st, pid),
                  piece=game.format_piece(st, pid), origin=game.format_site(origin))
@@ -172,12 +187,18 @@ class StmtCompiler:
         if not s.kind_var and game.category(s.resource) == "piece" and source is not None:
             game.handed_kinds.add(s.resource)
             return self._hand_over(s.resource, amount, source, target, rule)
+        formulas = self.formulas
+        showing = formulas.worth_showing(s.amount)
 
         def give(env: Env) -> None:
             st = env.state
             want = amount(env)
             if want is None or want <= 0:
                 return
+            # While a move is judged, the consequence shows how the amount was
+            # reached, with this position's numbers ("2 × 3 tiles = 6").
+            how = formulas.shown(s.amount, env) if showing and env.trace is not None else None
+            about = formulas.areas(s.amount, env) if how else []
             res = which(env) if which is not None else s.resource
             limited = game.resources[res].limit is not None
             src = source(env) if source is not None else POOL
@@ -192,10 +213,16 @@ class StmtCompiler:
                     adjust(st, src, src_type, res, -got)
                 adjust(st, tgt, tgt_type, res, got)
             short = "" if got == want else f" ({want} due, only {got} left)"
+            if how:
+                holders = {st.areas.find(h) for h, t in ((src, src_type), (tgt, tgt_type))
+                           if t == "area" and h is not None and h != POOL}
+                named = [game.describe_area(st, a) for a in about if a not in holders]
+                how = (f" for {' and '.join(named)}" if named else "") + f": {how}"
             note(env, "gave", rule,
                  f"{describe_holder(game, st, tgt, tgt_type)} receives {got} "
                  f"{game.title(res, got != 1)}{short}"
-                 + ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}"),
+                 + ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}")
+                 + (how or ""),
                  resource=res, amount=got, due=want,
                  to=holder_ref(game, st, tgt, tgt_type),
                  source=holder_ref(game, st, src, src_type))
@@ -217,7 +244,7 @@ class StmtCompiler:
             short = "" if got == want else f" ({want} due, only {got} left)"
             note(env, "gave", rule,
                  f"{game.seat_name(tgt)} receives {got} {game.title(kind, got != 1)} from "
-                 f"{game.seat_name(src)}'s supply{short}",
+                 f"{_poss(game.seat_name(src))} supply{short}",
                  resource=kind, amount=got, due=want, to=game.seat_id(tgt),
                  source=game.seat_id(src))
         return hand
@@ -261,11 +288,15 @@ class StmtCompiler:
                 if p is None:
                     return
                 v = value(env)
+                old = env.state.player_attrs[p].get(name)
                 env.state.player_attrs[p] = {**env.state.player_attrs[p], name: v}
                 shown = game.seat_id(v) if vtype == "player" and v is not None else v
-                note(env, "set", rule, f"{game.seat_name(p)} "
-                     f"{game.describe_player_attribute(name, v)}",
-                     player=game.seat_id(p), attribute=name, value=shown)
+                # Set to nothing, it reads as taken away.
+                said = game.describe_player_attribute(name, v) if v is not None else \
+                    game.describe_player_attribute(name, old, cleared=True)
+                if said is not None:
+                    note(env, "set", rule, f"{game.seat_name(p)} {said}",
+                         player=game.seat_id(p), attribute=name, value=shown)
             return set_player
 
         def set_attr(env: Env) -> None:
@@ -273,12 +304,16 @@ class StmtCompiler:
             root = st.areas.find(obj(env))
             v = value(env)
             attrs = dict(st.area_attrs.get(root, {}))
+            old = attrs.get(name)
             attrs[name] = v
             st.area_attrs[root] = attrs
             shown = game.seat_id(v) if vtype == "player" and v is not None else v
-            words = game.describe_attribute(st.areas.kind(root), name, v)
-            note(env, "set", rule, f"{game.describe_area(st, root)} is now {words}",
-                 area=game.format_area(st, root), attribute=name, value=shown)
+            kind = st.areas.kind(root)
+            words = game.describe_attribute(kind, name, v) if v is not None else \
+                game.describe_attribute(kind, name, old, cleared=True)
+            if words is not None:
+                note(env, "set", rule, f"{game.describe_area(st, root)} {words}",
+                     area=game.format_area(st, root), attribute=name, value=shown)
         return set_attr
 
     def s_clear_attr(self, s: n.ClearAttr) -> Run:
@@ -290,11 +325,12 @@ class StmtCompiler:
                 if p is None or name not in env.state.player_attrs[p]:
                     return  # nothing to clear: nothing happens, nothing is logged
                 attrs = dict(env.state.player_attrs[p])
-                attrs.pop(name)
+                old = attrs.pop(name)
                 env.state.player_attrs[p] = attrs
-                note(env, "cleared", rule, f"{game.seat_name(p)} "
-                     f"{game.describe_player_attribute(name, None, cleared=True)}",
-                     player=game.seat_id(p), attribute=name)
+                said = game.describe_player_attribute(name, old, cleared=True)
+                if said is not None:
+                    note(env, "cleared", rule, f"{game.seat_name(p)} {said}",
+                         player=game.seat_id(p), attribute=name)
             return clear_player
 
         def clear(env: Env) -> None:
@@ -304,8 +340,9 @@ class StmtCompiler:
             old = attrs.pop(name, None)
             st.area_attrs[root] = attrs
             words = game.describe_attribute(st.areas.kind(root), name, old, cleared=True)
-            note(env, "cleared", rule, f"{game.describe_area(st, root)} is {words}",
-                 area=game.format_area(st, root), attribute=name)
+            if words is not None:
+                note(env, "cleared", rule, f"{game.describe_area(st, root)} {words}",
+                     area=game.format_area(st, root), attribute=name)
         return clear
 
     # ------------------------------------------------------------ grants
@@ -327,7 +364,7 @@ class StmtCompiler:
             st.turn = st.turn.but(grants=st.turn.grants + (
                 Grant(actions, 1, bound, rule, player if player != st.turn.active else None,
                       must),))
-            said = " or ".join(game.actions[a].decl.title for a in actions)
+            said = " or ".join(_third_person(game.actions[a].decl.title) for a in actions)
             note(env, "granted", rule,
                  f"{game.seat_name(who)} {'must' if must else 'may'} now {said}",
                  actions=list(actions), player=game.seat_id(who))
@@ -343,9 +380,10 @@ class StmtCompiler:
             if k <= 0:
                 return
             st.turn = st.turn.but(grants=st.turn.grants + (Grant(actions, k, (), rule),))
-            names = " or ".join(game.actions[a].decl.title for a in actions)
-            note(env, "granted", rule, f"{game.seat_name(env.me)} may now take up to {k} more "
-                                       f"actions: {names}", actions=list(actions), count=k)
+            names = " or ".join(_third_person(game.actions[a].decl.title) for a in actions)
+            note(env, "granted", rule, f"{game.seat_name(env.me)} may now take up to "
+                                       f"{counted(k, 'more action', 'more actions')}: {names}",
+                 actions=list(actions), count=k)
         return grant
 
     # ------------------------------------------------------------- flow
@@ -353,9 +391,14 @@ class StmtCompiler:
     def s_apply(self, s: n.Apply) -> Run:
         game, name = self.game, s.effect
         args = [self.expr(a) for a in s.args]
+        # The rule the effect is declared in applies too, even where nothing shows.
+        declared = next((d.rule for d in game.decls if isinstance(d, m.Effect) and d.id == name
+                         and d.rule != s.rule), None)
 
         def apply(env: Env) -> None:
             body, params = game.effects[name]
+            if declared and env.trace is not None and declared not in env.trace:
+                env.trace.append(declared)
             call_scoped(env, body, params, [a(env) for a in args])
         return apply
 
@@ -420,6 +463,15 @@ class StmtCompiler:
 # ------------------------------------------------------------------ helpers
 
 
+def _third_person(title: str) -> str:
+    """An action's title ("leave your pawns") said of a named player ("their")."""
+    return re.sub(r"\byour\b", "their", re.sub(r"\byours\b", "theirs", title))
+
+
+def _poss(name: str) -> str:
+    return f"{name}’" if name.endswith("s") else f"{name}’s"
+
+
 def check_site(game: Game, st: State, site: Any) -> None:
     if site is None or site[0] not in st.board:
         raise RuleError("there is no tile there")
@@ -447,7 +499,7 @@ def beneath(game: Game, st: State, pid: int) -> str:
     if top is None:
         return ""
     q = st.pieces[top]
-    return f", under {game.seat_name(q.owner)}'s {game.title(q.kind)}"
+    return f", under {_poss(game.seat_name(q.owner))} {game.title(q.kind)}"
 
 
 def land(st: State, site: tuple[Any, str], carried: tuple[int, ...],
@@ -484,8 +536,8 @@ def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
         st.gone[q] = piece
         st.supply[piece.owner][piece.kind] = st.supply[piece.owner].get(piece.kind, 0) + 1
         note(env, "returned", rule,
-             f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} on "
-             f"{game.format_site(site)} goes back to the supply",
+             f"{_poss(game.seat_name(piece.owner))} {game.title(piece.kind)} on "
+             f"{game.format_site(site)} goes back to {_poss(game.seat_name(piece.owner))} supply",
              piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
         env.events.append(("leaves", {"piece": q, "site": site}))
         env.events.append(("returns", {"piece": q}))
@@ -509,7 +561,8 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
     st.turn = st.turn.but(placed=cell)
     used = game.tile_rules.get(card)
     note(env, "laid", rule,
-         f"{game.seat_name(env.me)} lays {card} {face} at {game.lattice.format_cell(cell)} r{rot}",
+         f"{game.seat_name(env.me)} lays {card} (face {face}) at "
+         f"{game.lattice.format_cell(cell)}, rotation {rot}",
          also=(used,) if used else (), card=card, face=face, cell=game.lattice.format_cell(cell), rotation=rot)
     env.events.append(("laid", {"tile": cell}))
     for root in game.sorted_areas(st, closed):

@@ -62,7 +62,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace")
+                 "sampler", "memo", "cites", "trace", "decided")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -85,6 +85,9 @@ class Env:
         # (a true condition, a non-zero number, a non-empty set), so that each
         # consequence can cite the ones it follows from. None while moves are listed.
         self.trace: list[str] | None = None
+        # Rules of definitions that took effect in a statement that showed nothing
+        # (a piece an exemption kept in place): they decided the move all the same.
+        self.decided: list[str] = []
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.

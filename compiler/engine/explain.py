@@ -18,6 +18,7 @@ went through, so a ruling can cite the most specific rule that decided.
 
 from __future__ import annotations
 
+import re
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -277,9 +278,7 @@ class Explainer:
         for p in parts:
             if not any(p.text in t for t in texts):
                 texts = [t for t in texts if t not in p.text] + [p.text]
-        joined = texts[0] if len(texts) == 1 else \
-            ", ".join(texts[:-1]) + " and " + texts[-1]
-        return Reason(joined, _merge(*(p.rules for p in parts)))
+        return Reason(_joined(texts), _merge(*(p.rules for p in parts)))
 
     def _kinds_of_one(self, node: n.Logic, ctx: Ctx) -> Reason | None:
         """"1,0:field is not a lake, a well or a tower (it is open country)"."""
@@ -859,6 +858,21 @@ def _worth_opening(body: Any) -> bool:
     if isinstance(body, n.Compare):
         return isinstance(body.left, n.Call) and body.left.func == "count"
     return False
+
+
+_SUBJECT = re.compile(r"(.+?) (?=(?:is|are|has|have|does|do|holds|hold) )")
+
+
+def _joined(texts: list[str]) -> str:
+    """Sentences joined with "and", a subject they share said once:
+    "the lake at … is still open and is not owned by Blue"."""
+    if len(texts) == 1:
+        return texts[0]
+    subjects = {m.group(1) if (m := _SUBJECT.match(t)) else None for t in texts}
+    if len(subjects) == 1 and None not in subjects:
+        subject = subjects.pop()
+        texts = [texts[0]] + [t[len(subject) + 1:] for t in texts[1:]]
+    return ", ".join(texts[:-1]) + " and " + texts[-1]
 
 
 def _because(said: str, deeper: str) -> str:

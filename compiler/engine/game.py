@@ -18,6 +18,35 @@ from compiler.kernel.lattice import LATTICES, Cell, Lattice
 from compiler.kernel.tiles import Catalogue, Matcher, SiteInfo, fits_labels
 
 
+def _fill(phrase: str, value: Any, game: Game) -> str:
+    """A phrase with its value, the noun after a 1 in the singular ("owed 1 pawn")."""
+    text = phrase.replace("{value}", str(value))
+    if value == 1 and "{value} " in phrase:
+        after = phrase.split("{value} ", 1)[1]
+        singular = {d[1].plural or d[1].title + "s": d[1].title for d in game.kinds.values()
+                    if getattr(d[1], "title", None)}
+        known = next((p for p in sorted(singular, key=len, reverse=True)
+                      if after == p or after.startswith(p + " ")), None)
+        if known is not None:
+            word, one = known, singular[known]
+        else:
+            word = after.split(" ", 1)[0]
+            one = word[:-1] if word.isalpha() and word.endswith("s") and not word.endswith("ss") \
+                else word
+        text = text.replace(f"1 {word}", f"1 {one}", 1)
+    return text
+
+
+def _no_longer(said: str) -> str:
+    """"is settled" → "is no longer settled"; "may still roll" → "may no longer roll"."""
+    head, _, rest = said.partition(" ")
+    if head in ("is", "are", "was", "were"):
+        return f"{head} no longer {rest}"
+    if head in ("may", "can", "must", "will", "should"):
+        return f"{head} no longer {rest.removeprefix('still ')}"
+    return f"no longer {said}"
+
+
 @dataclass
 class CompiledTrigger:
     index: int
@@ -170,32 +199,43 @@ class Game:
         a = self.player_attrs.get(name)
         return None if a is None else {"player": None, "bool": False, "int": 0}[a.type]
 
-    def describe_player_attribute(self, name: str, value: Any, *, cleared: bool = False) -> str:
-        """"has a battle bonus of 3", "no longer has …": how a player's change reads."""
-        return self._describe(self.player_attrs.get(name), name, value, cleared,
-                              plain="has", gone="no longer:")
+    def describe_player_attribute(self, name: str, value: Any, *, cleared: bool = False
+                                  ) -> str | None:
+        """"has a battle bonus of 3", "no longer has …": how a player's change reads
+        after the player's name. None when clearing changes nothing a reader sees."""
+        return self._describe(self.player_attrs.get(name), name, value, cleared, verb="")
 
     def attribute(self, area_kind: str, name: str) -> m.AttributeDecl | None:
         decl = self.kinds[area_kind][1]
         return next((a for a in decl.attributes if a.name == name), None)
 
     def describe_attribute(self, area_kind: str, name: str, value: Any, *, cleared: bool = False
-                           ) -> str:
-        """"controlled by Xemh", "no longer settled": how a change of attribute reads."""
-        return self._describe(self.attribute(area_kind, name), name, value, cleared,
-                              plain="with", gone="no longer")
+                           ) -> str | None:
+        """"is now controlled by Xemh", "is no longer settled": how an area's change reads
+        after the area. None when clearing changes nothing a reader sees."""
+        return self._describe(self.attribute(area_kind, name), name, value, cleared, verb="is")
 
-    def _describe(self, decl: Any, name: str, value: Any, cleared: bool, *, plain: str,
-                  gone: str) -> str:
-        """An attribute's change in the words of its declared phrase, or plain words without one."""
-        shown = self.seat_name(value) if decl and decl.type == "player" and value is not None \
-            else value
+    def _describe(self, decl: Any, name: str, value: Any, cleared: bool, *, verb: str
+                  ) -> str | None:
+        """An attribute's change in the words of its declared phrase, or plain words without one.
+
+        `value` is the new value, or for `cleared` the value taken away. A value
+        never reads as a program would print it: a player by name, a number
+        with its noun agreeing ("owed 1 pawn"), nothing at all as "no longer".
+        """
+        kind = decl.type if decl is not None else None
+        default = {"player": None, "bool": False, "int": 0}.get(kind or "", None)
+        if value is None or (cleared and value == default):
+            return None  # it held nothing (or is set to nothing): nothing a reader sees
+        shown = self.seat_name(value) if kind == "player" and value is not None else value
         if decl is None or decl.phrase is None:
-            return f"no longer {plain} a {name}" if cleared else f"{plain} {name} {shown}"
-        text = decl.phrase.replace("{value}", str(shown))
-        if cleared or (decl.type == "bool" and not value):
-            return f"{gone} {text}"
-        return text
+            word = name.replace("_", " ")
+            said = f"{verb or 'has'} {word} {shown}" if kind != "bool" else f"{verb or 'is'} {word}"
+        else:
+            said = f"{verb} {_fill(decl.phrase, shown, self)}".strip()
+        if cleared or (kind == "bool" and not value):
+            return _no_longer(said)
+        return f"{verb} now {said[len(verb):].strip()}" if verb else said
 
     def area_holds(self, area_kind: str, resource: str) -> bool:
         return resource in self.kinds[area_kind][1].holds

@@ -483,6 +483,10 @@ class Position:
                         f"{' '.join(env.chance)} left over")])
         st.gone.clear()
         decided = self._decided_by(action, source, values, cites)
+        for rid in [*env.decided, *(env.trace or ())]:
+            cited = self.rules.cite(rid)
+            if cited is not None and cited not in decided:
+                decided.append(cited)
         canonical = self.notation(Move(action.id, tuple(sorted(values.items())),
                                        tuple(env.drawn))) \
             if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))

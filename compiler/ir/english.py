@@ -449,6 +449,9 @@ class English:
                     text = text.replace("{" + p + "}", self(a))
                 if text.startswith("you "):
                     text = agree("you", text[4:])
+                mine = re.fullmatch(r"the (.+) of you", text)
+                if mine and " of " not in mine.group(1):
+                    text = f"your {mine.group(1)}"
                 return text
             return f"{node.func.replace('_', ' ')}({', '.join(self(a) for a in args)})"
         f = node.func
@@ -474,7 +477,9 @@ class English:
         if f in ("reach", "reach_sites", "reach_across", "reach_sites_across"):
             return self._reach(f, args)
         if f == "hops":
-            said = f"the tiles within {self(args[1])} edge steps of {self(args[0])}, whatever they show"
+            steps = self(args[1])
+            said = f"the tiles within {steps} edge step{'' if steps == '1' else 's'} of " \
+                   f"{self(args[0])}, whatever they show"
             if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
                 said += f", entering only {self.collection(args[2])}"
             return said
@@ -483,7 +488,7 @@ class English:
         if f == "kinds":
             return f"the kinds of {self.v.many(args[0].id)}"  # type: ignore[attr-defined]
         if f == "held":
-            return f"what {self(args[0])} holds of {self(args[1])}"
+            return f"what {agree(self(args[0]), 'holds')} of {self(args[1])}"
         if f == "clockwise":
             return f"{self.collection(args[1])} in turn order from {self(args[0])}"
         if f == "first":

@@ -138,7 +138,7 @@ class Formal:
             for k in row:
                 if k not in kinds:
                     kinds.append(k)
-        head = "| Players | " + " | ".join(self.vocab.many(k).capitalize() for k in kinds) + " |"
+        head = "| Players | " + " | ".join(_capital(self.vocab.many(k)) for k in kinds) + " |"
         sep = "|---|" + "---|" * len(kinds)
         rows = [f"| {count} | " + " | ".join(str(row.get(k, 0)) for k in kinds) + " |"
                 for count, row in sorted(d.rows.items())]
@@ -293,3 +293,8 @@ class Formal:
                 and e.args[0].id == "it":
             return f"{self.vocab.many(e.args[1].id)} left in supply"  # type: ignore[attr-defined]
         return self.en(e)
+
+
+def _capital(text: str) -> str:
+    """The first letter in capitals, the rest as written (names keep theirs)."""
+    return text[:1].upper() + text[1:]

@@ -122,7 +122,7 @@ class RulesetPages:
                           f"sentence here is written afresh."]
         if self.base is not None:
             lines += ["", f'!!! info "A variant of {self.base.rs.title}: {self.base.label}"', "",
-                      f"    Played by the rules of the [{self.base.label.lower()}]"
+                      f"    Played by the rules of [{self.base.label}]"
                       f"(../{self.base.slug}/index.md) except for what is listed under "
                       f"[What changes](changes.md): {len(self.rs.changes)} changes. Rules "
                       f"that differ show both readings in tabs."]
@@ -169,7 +169,7 @@ class RulesetPages:
             lines += self.rule_tabs(r, ch)
         else:
             if ch is not None and ch.op == "added":
-                lines += [f'<span class="new-rule">New in the {self.label.lower()}</span>', ""]
+                lines += [f'<span class="new-rule">New in: {html.escape(self.label)}</span>', ""]
             if r.text:
                 lines += [self.ix.prose(r.text), ""]
             lines += self.formal.box(r)
@@ -189,14 +189,14 @@ class RulesetPages:
         lines = [f'=== "{self.label}"', ""] + _indent(mine)
         old = self.base.ix.rules.get(r.id) if ch.op == "replaced" else None
         if old is not None:
-            theirs = [f"*{old.number} {old.title}*, as the {self.base.label.lower()} has it "
+            theirs = [f"*{old.number} {old.title}*, as *{self.base.label}* has it "
                       f"({self.base_ix.rule_link(r.id, 'open')}):", ""]
             theirs += [self.base_ix.prose(old.text), ""] if old.text else []
             theirs += self.base_formal.box(old)
             lines += [f'=== "{self.base.label}"', ""] + _indent(theirs)
         else:
             lines += [f'=== "{self.base.label}"', "",
-                      f"    Not in the {self.base.label.lower()}: this rule is new here.", ""]
+                      f"    Not in *{self.base.label}*: this rule is new here.", ""]
         return lines
 
     def meta(self, r: m.Rule) -> list[str]:
@@ -247,8 +247,8 @@ class RulesetPages:
             lines += self.ruling_lines(res)
         if res.end_effects:
             lines += ["**End of the game, as the engine plays it:**", ""]
-            lines += self.effects_table([(e.text, e.rule.id if e.rule else None)
-                                         for e in res.end_effects])
+            lines += self.effects_table([(e.text, [r.id for r in ([e.rule] if e.rule else [])
+                                                   + e.also]) for e in res.end_effects])
         checks = [self.expectation(f) for f in ex.expect]
         if checks:
             lines += ["**Checked:** " + "; ".join(f"{c} ✓" for c in checks) + ".", ""]
@@ -327,19 +327,24 @@ class RulesetPages:
                     rule = self.ix.rule_link(b.rule.id, f"{b.rule.number} {b.rule.title}") \
                         if b.rule else b.code
                     detail = f" ({html.escape(b.detail)})" if b.detail else ""
-                    lines.append(f"- `{mv.move}` breaks {rule}: {html.escape(b.message)}{detail}")
+                    see = "".join(f" See {self.ix.rule_link(c.id, f'{c.number} {c.title}')}."
+                                  for c in b.also if c.id in self.ix.rules)
+                    lines.append(f"- `{mv.move}` breaks {rule}: {html.escape(b.message)}{detail}."
+                                 f"{see}")
                 lines.append("")
-        effects = [(c.text, c.rule.id if c.rule else None)
+        effects = [(c.text, [r.id for r in ([c.rule] if c.rule else []) + c.also])
                    for mv in ruling.moves if mv.verdict == "LEGAL" for c in mv.consequences]
         if effects and ruling.verdict == "LEGAL":
             lines += ["What follows:", ""]
             lines += self.effects_table(effects)
         return lines
 
-    def effects_table(self, effects: list[tuple[str, str | None]]) -> list[str]:
+    def effects_table(self, effects: list[tuple[str, list[str]]]) -> list[str]:
+        """What follows from a move, each line with the rule it applies (and the rules of
+        the definitions that decided it)."""
         lines = ["| | What happens | Rule |", "|---:|---|---|"]
-        for i, (text, rule) in enumerate(effects, 1):
-            link = self.ix.rule_link(rule) if rule and rule in self.ix.rules else ""
+        for i, (text, rules) in enumerate(effects, 1):
+            link = ", ".join(self.ix.rule_link(r) for r in rules if r in self.ix.rules)
             lines.append(f"| {i} | {html.escape(text)} | {link} |")
         return lines + [""]
 
@@ -358,8 +363,7 @@ class RulesetPages:
         if f.fact == "amount":
             return f"{self._holder(str(a[1]))} holds {a[2]} {g.title(str(a[0]), int(a[2]) != 1)}"  # type: ignore[arg-type]
         if f.fact == "area":
-            value = seat(str(a[2])) if a[2] is not None else "nobody"
-            return f"the area at `{a[0]}`: {a[1]} is {value}"
+            return self._area_expectation(str(a[0]), str(a[1]), a[2])
         if f.fact in ("closed", "open"):
             return f"the area at `{a[0]}` is {f.fact}"
         if f.fact == "piece":
@@ -374,6 +378,24 @@ class RulesetPages:
             step = next((s.title for s in g.steps if s.id == a[0]), a[0])
             return f"the game waits in step “{step}”"
         return f.fact
+
+    def _area_expectation(self, site: str, name: str, value: Any) -> str:
+        """"the area at `0,0:system` is controlled by Xemh", in the attribute's own words."""
+        phrase = next((at.phrase for d in self.rs.all_decls() if isinstance(d, m.AreaKind)
+                       for at in d.attributes if at.name == name and at.phrase), None)
+        where = f"the area at `{site}`"
+        if value in (None, "none"):
+            shown = "nobody"
+        else:
+            shown = self._seat_name(str(value))
+        if phrase is None:
+            return f"{where}: {name.replace('_', ' ')} is {shown}"
+        if "{value}" not in phrase:
+            yes = str(value).lower() in ("true", "yes", "1")
+            return f"{where} is {'' if yes else 'not '}{phrase}"
+        if value in (None, "none"):
+            return f"{where} is not {phrase.split('{value}')[0].strip()} anybody"
+        return f"{where} is {phrase.replace('{value}', shown)}"
 
     def _seat_name(self, seat: str) -> str:
         for s in self.rs.seats:
@@ -397,7 +419,7 @@ class RulesetPages:
         assert self.base is not None and self.base_ix is not None
         base, bix = self.base, self.base_ix
         rs = self.rs
-        lines = [f"# What changes in the {self.label.lower()}", "",
+        lines = [f"# What changes: {self.label}", "",
                  f"This ruleset extends [{base.rs.title}: {base.label}](../{base.slug}/index.md) "
                  f"and is played by its rules, except for what is listed here. The list is made "
                  f"from the rules files themselves, so it is complete.", ""]
@@ -487,7 +509,7 @@ class RulesetPages:
     def glossary_page(self) -> Page:
         lines = ["# Glossary", ""]
         for t in sorted(self.rs.terms, key=lambda t: t.title.lower()):
-            lines += [f"## {t.title.capitalize()} {{ #{urls.anchor(t.id)} }}", ""]
+            lines += [f"## {t.title[:1].upper() + t.title[1:]} {{ #{urls.anchor(t.id)} }}", ""]
             if t.text:
                 lines += [self.ix.prose(t.text), ""]
             extra = []

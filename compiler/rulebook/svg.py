@@ -27,6 +27,7 @@ from typing import Any
 
 from compiler.engine.game import Game
 from compiler.engine.state import State
+from compiler.ir.english import counted
 from compiler.kernel.lattice import Cell, Point
 from compiler.kernel.tiles import FaceInfo
 
@@ -445,7 +446,7 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
     box = (min(p[0] for p in points) - m, min(p[1] for p in points) - m,
            max(p[0] for p in points) + m, max(p[1] for p in points) + m)
     width = min(max_width, box[2] - box[0])
-    return _finish(body, box, width, f"Board with {len(drawings)} tiles", "board-svg")
+    return _finish(body, box, width, f"Board with {counted(len(drawings), 'tile')}", "board-svg")
 
 
 def _pieces(game: Game, state: State, site_point: Any, size: float) -> list[str]:
