@@ -232,8 +232,9 @@ def test_a_ship_kept_out_of_an_exmitter_field_cites_the_field() -> None:
     rules = rules_for("trian_new_order")
     pos = given(rules, "exmitter_field_ship")
     ruling = pos.adjudicate("sail corvette@0,0:space to 1,0:space")
-    (breach,) = ruling.moves[0].breaches
-    assert "tile 1,0 is in an exmitter's field" in breach.message
+    breach = ruling.moves[0].breaches[0]
+    assert breach.message.startswith("tile 1,0 may not be entered: tile 1,0 is in an exmitter's "
+                                     "field (tile 2,0 has an exmitter")
     assert "expansion.exmitter.field" in {c.id for c in breach.also}
 
 
@@ -242,9 +243,9 @@ def test_a_blocked_emissary_names_the_ship_that_blocks_it() -> None:
     pos = given(rules, "build_blocked_refused")
     ruling = pos.adjudicate("station emissary@1,0:planet")
     (breach,) = ruling.moves[0].breaches
-    assert breach.message == ("K'Haarquar’s emissary at 1,0:planet is blocked (tile 1,0 holds "
-                              "Arvori’s Corvette at 1,0:space)")
-    assert [c.id for c in breach.also] == ["exploration.blocking"]
+    assert breach.message == "a blocked emissary cannot be built on"  # the author's words first
+    assert breach.detail == ("K'Haarquar’s emissary at 1,0:planet is blocked (tile 1,0 holds "
+                             "Arvori’s Corvette at 1,0:space)")
 
 
 def test_points_for_a_closed_system_show_the_sum() -> None:

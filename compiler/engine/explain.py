@@ -192,7 +192,7 @@ class Explainer:
             if p is None:
                 return "a piece no longer in play"
             if value < 0:  # a piece about to be put on the board
-                return f"{g.seat_name(p.owner)}’s {g.title(p.kind)}"
+                return f"{_poss(g.seat_name(p.owner))} {g.title(p.kind)}"
             return f"{_poss(g.seat_name(p.owner))} {g.title(p.kind)} at " \
                    f"{g.format_site((p.cell, p.site))}"
         if t == "site" and isinstance(value, tuple):

@@ -49,6 +49,7 @@ class Rules:
         self._seated: dict[tuple[str, ...], Rules] = {}
         self.notation = Notation(self.game)
         self.english = English(Vocabulary.of(ruleset))
+        self._citations: dict[str, RuleCitation] = {}
         self.chapter_of: dict[str, str] = {}
         for ch in ruleset.chapters:
             stack = list(ch.rules)
@@ -60,9 +61,13 @@ class Rules:
     def cite(self, rule_id: str | None) -> RuleCitation | None:
         if rule_id is None or rule_id not in self.game.rules:
             return None
-        r = self.game.rules[rule_id]
-        return RuleCitation(id=r.id, number=r.number, title=r.title,
-                            url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
+        found = self._citations.get(rule_id)
+        if found is None:  # made once per rule: a ruling may cite dozens
+            r = self.game.rules[rule_id]
+            found = self._citations[rule_id] = RuleCitation(
+                id=r.id, number=r.number, title=r.title,
+                url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
+        return found.model_copy()
 
     def seated(self, seats: list[str] | tuple[str, ...]) -> Rules:
         """These rules for a table where `seats` (seat ids, in playing order) play.
