@@ -271,11 +271,11 @@ def test_a_move_while_another_player_must_decide_says_whose_decision_it_is() -> 
     pos = given(rules, "divine_help").apply(
         "sail rogue@2,0:space to 1,0:space; engage interstellar@0,0:space with rogue@1,0:space")
     ruling = pos.adjudicate("sail rogue@1,0:space to 2,0:space")
-    (breach,) = ruling.moves[0].breaches
-    assert breach.message == (
+    step, granted = ruling.moves[0].breaches
+    assert step.message == (
         "“move a ship” is not possible now: it is Arvori’s decision first, out of "
         "K'Haarquar’s turn 10: Arvori must escape with Divine help or let the Interstellar fall")
-    assert breach.rule is not None and breach.rule.id == "battles.ships"
+    assert granted.rule is not None and granted.rule.id == "battles.ships"
     assert "Arvori to decide" in ruling.render()
 
 

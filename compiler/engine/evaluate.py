@@ -929,7 +929,10 @@ class ExprCompiler:
     def f_allies(self, node: n.Call) -> Fn:
         who = self(node.args[0])
         game = self.game
-        return lambda env: game.team_of(env.state.players, who(env))
+
+        def allies(env: Env) -> tuple[int, ...]:
+            return _teamed(env, game, game.team_of(env.state.players, who(env)))
+        return allies
 
     def f_captain(self, node: n.Call) -> Fn:
         who = self(node.args[0])
@@ -937,13 +940,24 @@ class ExprCompiler:
 
         def captain(env: Env) -> Any:
             p = who(env)
-            return None if p is None else game.team_of(env.state.players, p)[0]
+            return None if p is None else \
+                _teamed(env, game, game.team_of(env.state.players, p))[0]
         return captain
 
     def f_supply(self, node: n.Call) -> Fn:
         who = self(node.args[0])
         kind = node.args[1].id  # type: ignore[attr-defined]
         return lambda env: env.state.supply[who(env)].get(kind, 0)
+
+
+def _teamed(env: Env, game: Game, team: tuple[int, ...]) -> tuple[int, ...]:
+    """A team read from the teams declaration: where partners made a difference, the
+    rule that declares the teams decided too."""
+    if len(team) > 1 and env.trace is not None and game.teams_decl is not None:
+        rule = game.teams_decl.rule
+        if rule and rule not in env.trace:
+            env.trace.append(rule)
+    return team
 
 
 def _alias(node: Any) -> str | None:

@@ -335,11 +335,9 @@ class Position:
             pending = self._pending_grant()
             also = [] if pending is not None else \
                 [self._breach(action, v) for v in check(game, st, action, dict(move.values))]
-            rule = pending.rule if pending is not None and pending.rule else step.rule
             return self._refuse(text, action, [Breach(
-                rule=self.rules.cite(rule), code="unavailable",
-                message=self._not_now(action))]
-                + ([] if pending is not None else self._granted_instead(action)) + also)
+                rule=self.rules.cite(step.rule), code="unavailable",
+                message=self._not_now(action))] + self._granted_instead(action) + also)
         best: list[Violation] | None = None
         for src, fixed in offers:
             values = dict(move.values)
