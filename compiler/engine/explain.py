@@ -872,7 +872,9 @@ def _joined(texts: list[str]) -> str:
     if len(subjects) == 1 and None not in subjects:
         subject = subjects.pop()
         texts = [texts[0]] + [t[len(subject) + 1:] for t in texts[1:]]
-    return ", ".join(texts[:-1]) + " and " + texts[-1]
+    # A part with a comma of its own ("…, not by Blue") takes ", and" after it.
+    last = ", and " if any(", " in t for t in texts[:-1]) else " and "
+    return ", ".join(texts[:-1]) + last + texts[-1]
 
 
 def _because(said: str, deeper: str) -> str:

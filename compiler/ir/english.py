@@ -76,11 +76,12 @@ _NEGATIONS = ((" is not ", None), (" are not ", None), (" does not ", None),
               (" do not ", None), (" cannot ", None), (" is ", " is not "),
               (" are ", " are not "), (" has ", None), (" have ", None),
               (" may ", " may not "), (" can ", " cannot "), (" must ", " need not "))
-# After these words "has" is the verb of owning ("has a station"), not a tense
-# ("has built"): "does not have a station", but "has not built".
-_DETERMINERS = {"a", "an", "the", "no", "any", "some", "one", "two", "three", "more", "at",
-                "several", "fewer", "less", "nothing", "something", "none", "its", "their",
-                "his", "her", "your", "exactly"}
+# "has" before a past participle is a tense ("has built": "has not built"); before
+# anything else it is owning ("has a station", "has Long range": "does not have").
+_PARTICIPLES = {"built", "drawn", "done", "gone", "made", "taken", "given", "won", "lost",
+                "paid", "set", "put", "been", "had", "seen", "sent", "left", "kept", "held",
+                "bought", "sold", "brought", "got", "begun", "chosen", "fallen", "flown",
+                "grown", "known", "shown", "thrown", "written", "yet", "already", "just"}
 
 
 def negate(sentence: str) -> str:
@@ -100,7 +101,7 @@ def negate(sentence: str) -> str:
         if verb in (" has ", " have "):
             rest = padded[at + len(verb):]
             word = rest.split(" ", 1)[0]
-            owning = word in _DETERMINERS or word[:1].isdigit()
+            owning = not (word.endswith("ed") or word in _PARTICIPLES)
             if verb == " has ":
                 negative = " does not have " if owning else " has not "
             else:
