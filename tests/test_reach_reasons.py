@@ -26,27 +26,30 @@ def reasons(rules: Rules, example: str, move: str) -> list[str]:
     pos = position_from_model(rules, model_from_facts(rules, ex.given))
     [judged] = pos.adjudicate(move).moves
     assert judged.verdict == "ILLEGAL"
-    return [b.detail or "" for b in judged.breaches if b.code == "domain"]
+    return [b.detail or b.message for b in judged.breaches if b.code == "domain"]
 
 
 def test_a_ship_four_tiles_away_is_told_the_distance_and_the_limit(conquest: Rules) -> None:
     assert reasons(conquest, "sail_four", "sail corvette@0,0:space to 4,0:space") == [
-        "4,0:space is 4 moves away through outer space areas; the limit is 3 moves"]
+        "4,0:space is 4 moves from 0,0:space through outer space, more than 3"]
 
 
 def test_the_far_side_of_a_cloud_is_out_of_every_way(conquest: Rules) -> None:
     assert reasons(conquest, "sail_split_tile", "sail corvette@0,0:space to 1,0:space2") == [
-        "no way through outer space areas leads from 0,0:space to 1,0:space2"]
+        "1,0:space2 cannot be reached from 0,0:space through outer space"]
 
 
 def test_a_research_station_on_the_way_is_named_by_its_tile(conquest: Rules) -> None:
     assert reasons(conquest, "sail_station_corvette", "sail corvette@0,0:space to 2,0:space") == [
-        "every way there of at most 3 moves passes 1,0, not among the tiles ship may enter"]
+        "every way from 0,0:space to 2,0:space of at most 3 moves passes tile 1,0, which may "
+        "not be entered: a station on tile 1,0 bars Xemh’s Corvette at 0,0:space (tile 1,0 "
+        "holds Quuylto’s research station at 1,0:planet)"]
 
 
 def test_a_tile_in_an_exmitters_field_is_itself_closed(conquest: Rules) -> None:
     assert reasons(conquest, "sail_into_field", "sail corvette@0,0:space to 2,0:space") == [
-        "2,0 is not among the tiles ship may enter"]
+        "tile 2,0 may not be entered: tile 2,0 is in an exmitter's field (tile 3,0 has an "
+        "exmitter and is among the tiles sharing an edge with tile 2,0)"]
 
 
 def test_an_enemy_ship_in_sight_on_the_way_stops_the_flight(conquest: Rules) -> None:
@@ -60,6 +63,7 @@ def test_an_enemy_ship_in_sight_on_the_way_stops_the_flight(conquest: Rules) -> 
                    {"kind": "rogue", "owner": "khaarquar", "at": "1,-1:space"}],
         "turn": {"number": 12, "player": "xemh", "step": "action", "placed": "2,0"}}))
     [judged] = pos.adjudicate("sail corvette@0,0:space to 2,0:space").moves
-    assert [b.detail for b in judged.breaches if b.code == "domain"] == [
-        "every way there of at most 3 moves stops first at 1,0, one of the places in sight of "
-        "another player's ship"]
+    assert [b.detail or b.message for b in judged.breaches if b.code == "domain"] == [
+        "every way from 0,0:space to 2,0:space of at most 3 moves stops first at tile 1,0: "
+        "1,0:space is among the places in sight of another player's ship (K'Haarquar’s Rogue at "
+        "1,-1:space is among the ships in sight of 1,0:space whose owner is not Xemh)"]

@@ -217,7 +217,7 @@ def test_a_ship_that_cannot_go_so_far_says_how_far_it_is() -> None:
     rules = rules_for("trian_conquest")
     pos = given(rules, "sail_four")
     said = only_breach(pos.adjudicate("sail corvette@0,0:space to 4,0:space"))
-    assert said == "tile 4,0 is 4 moves from 0,0:space through outer space, more than 3"
+    assert said == "4,0:space is 4 moves from 0,0:space through outer space, more than 3"
 
 
 def test_a_ship_that_may_not_pass_a_station_names_the_tile_and_the_station() -> None:

@@ -27,7 +27,7 @@ from compiler.engine.evaluate import Env, Fn, RuleError, cell_key
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
 from compiler.ir.english import English, Vocabulary, agree, article, counted, negate
-from compiler.kernel.tiles import hop, walk
+from compiler.kernel.tiles import hop
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -622,9 +622,9 @@ class Explainer:
             return self._not_in_collection(value, coll, ctx, type_) or fallback
         if isinstance(coll, n.Name) and coll.ref == "kind":
             return self._not_of_kind(value, coll.id, type_) or fallback
-        if isinstance(coll, n.Call) and coll.func in ("reach", "reach_across", "hops") \
-                and type_ in ("tile", "cell"):
-            return self._not_reached(value, coll, ctx) or fallback
+        if isinstance(coll, n.Call) and not coll.defined and (
+                coll.func in _WALKS or coll.func == "hops" and type_ in ("tile", "cell")):
+            return self._not_reached(value, coll, ctx, type_) or fallback
         if isinstance(coll, n.Call) and coll.func == "nearest" and not coll.defined:
             return self._not_nearest(value, coll, ctx, type_) or fallback
         return fallback
@@ -727,99 +727,103 @@ class Explainer:
 
     # ------------------------------------------------------------- movement
 
-    def _not_reached(self, target: Any, call: n.Call, ctx: Ctx) -> Reason | None:
-        """What stops a move: distance, a tile it may not enter, or a tile it must stop on."""
-        g, st = self.game, ctx.state
-        args = [self.safe(a, ctx) for a in call.args[:3]]
-        if _UNKNOWN in args or args[0] is None:
-            return None
-        origin, steps, through = args
-        steps = steps or 0
-        allowed = frozenset(through)
-        board = frozenset(st.board)
+    def _not_reached(self, target: Any, call: n.Call, ctx: Ctx, type_: str) -> Reason | None:
+        """What stops a move: distance, a tile it may not enter, or a place it must stop at.
+
+        The kernel says which (`compiler.kernel.tiles.unreached`); the tiles to
+        blame are then explained by the rule that keeps the piece out of them
+        (or stops it there), with that rule's citation.
+        """
         if call.func == "hops":
-            start = origin
-            def dist(fr: Any, ok: frozenset[Any], n_steps: int | None) -> dict[Any, int]:
-                found = hop(g.lattice, st.board, fr, n_steps, ok)
-                found[fr] = 0
-                return found
-            halting: frozenset[Any] = frozenset()
-            via = "across tile edges"
-            origin_said = self.describe(origin, "tile")
-        else:
-            kind = call.args[3].id  # type: ignore[attr-defined]
-            across = frozenset([call.args[4].id]) if call.func == "reach_across" else frozenset()  # type: ignore[attr-defined]
-            halting = frozenset()
-            if call.func == "reach" and len(call.args) > 4:
-                h = self.safe(call.args[4], ctx)
-                if h is _UNKNOWN:
-                    return None
-                halting = frozenset(h)
-            start = origin[0]
-
-            def dist(fr: Any, ok: frozenset[Any], n_steps: int | None,
-                     stop: frozenset[Any] = frozenset(), site: Any = None) -> dict[Any, int]:
-                card, face, _ = st.board[fr]
-                info = g.catalogue.faces[(card, face)]
+            return self._not_hopped(target, call, ctx)
+        env = ctx.env
+        saved = env.vars
+        env.vars = dict(ctx.vars)
+        try:
+            found = self.game.expr.reach_blocked(call, env, target)
+            origin = self.fn(call.args[0])(env)
+        finally:
+            env.vars = saved
+        if found is None:
+            return None
+        why, steps = found
+        kind = self.vocab.one(call.args[3].id)  # type: ignore[attr-defined]
+        there = self.describe(target, type_)
+        start = self.describe(origin, "site")
+        moves = counted(steps, "move")
+        if why.why == "elsewhere":
+            return Reason(f"{there} is not in or beside {kind}")
+        if why.why == "cut_off":
+            return Reason(f"{there} cannot be reached from {start} through {kind}")
+        if why.why == "too_far":
+            return Reason(f"{there} is {counted(why.distance or 0, 'move')} from {start} "
+                          f"through {kind}, more than {steps}")
+        tiles = self.listing([self.describe(c, "tile") for c in why.cells])
+        if why.why == "closed":
+            cell = target[0] if type_ == "site" else target
+            r = self.not_in(cell, call.args[2], ctx, "tile")
+            return Reason(f"{self.describe(cell, 'tile')} may not be entered: {r.text}", r.rules)
+        if why.why == "barred":
+            if not why.cells:
+                return Reason(f"no way from {start} to {there} of at most {moves} leads only "
+                              f"through tiles that may be entered")
+            reasons = [self.not_in(c, call.args[2], ctx, "tile") for c in why.cells[:3]]
+            return Reason(f"every way from {start} to {there} of at most {moves} passes {tiles}, "
+                          f"which may not be entered: " + "; ".join(r.text for r in reasons),
+                          _merge(*(r.rules for r in reasons)))
+        # "stopped": a place on the way where the rules end the move
+        if not why.cells or len(call.args) < 5:
+            return Reason(f"every way from {start} to {there} of at most {moves} stops on the way")
+        halting = call.args[4]
+        stops = self.safe(halting, ctx)
+        reasons = []
+        for c in why.cells[:2]:
+            if halting.type == "set:site" and stops is not _UNKNOWN:
+                site = next((x for x in stops if x[0] == c), None)
                 if site is not None:
-                    own = info.segments[info.sites[site[1]].segment]
-                    segs = [s.index for s in info.segments if s.kind == kind and
-                            (s.index == own.index or set(s.edges) & set(own.edges))]
-                else:
-                    segs = [s.index for s in info.segments if s.kind == kind]
-                found = walk(g.lattice, st.board, g.catalogue, fr, segs, kind,
-                             len(st.board) if n_steps is None else n_steps, ok, stop, across)
-                found[fr] = 0
-                return found
-            via = f"through {self.vocab.one(kind)}"
-            origin_said = self.describe(origin, "site")
-        target_said = self.describe(target, "tile")
+                    reasons.append(self.is_in(site, halting, ctx, "site"))
+            else:
+                reasons.append(self.is_in(c, halting, ctx, "tile"))
+        text = f"every way from {start} to {there} of at most {moves} stops first at {tiles}"
+        if reasons:
+            text += ": " + "; ".join(r.text for r in reasons)
+        return Reason(text, _merge(*(r.rules for r in reasons)))
 
-        def forward(ok: frozenset[Any], n_steps: int | None, stop: frozenset[Any] = frozenset()
-                    ) -> dict[Any, int]:
-            if call.func == "hops":
-                return dist(start, ok, n_steps)
-            return dist(start, ok, n_steps, stop, origin)
-
-        if target not in st.board:
-            return Reason(f"there is no tile at {g.lattice.format_cell(target)}")
-        free = forward(board, None)
+    def _not_hopped(self, target: Any, call: n.Call, ctx: Ctx) -> Reason | None:
+        """`hops`: tile steps whatever the tiles show; too far, or kept out of tiles."""
+        st = ctx.state
+        origin, steps, through = (self.safe(a, ctx) for a in call.args[:3])
+        if _UNKNOWN in (origin, steps, through) or origin is None or target not in st.board:
+            return None
+        steps = steps or 0
+        lattice, board = self.game.lattice, st.board
+        free = hop(lattice, board, origin, None)
+        there, start = self.describe(target, "tile"), self.describe(origin, "tile")
         if target not in free:
-            return Reason(f"{target_said} cannot be reached from {origin_said} {via}")
+            return Reason(f"{there} cannot be reached from {start}")
         if free[target] > steps:
-            return Reason(f"{target_said} is {counted(free[target], 'move')} from "
-                          f"{origin_said} {via}, more than {steps}")
+            return Reason(f"{there} is {counted(free[target], 'step')} from {start}, "
+                          f"more than {steps}")
+        allowed = frozenset(through)
         if target not in allowed:
             r = self.not_in(target, call.args[2], ctx, "tile")
-            return Reason(f"{target_said} may not be entered: {r.text}", r.rules)
-        back = dist(target, board, None) if call.func == "hops" else dist(target, board, None)
-        if call.func != "hops" and halting:
-            unstopped = forward(allowed, steps)
-            if target in unstopped:
-                stops = [c for c in sorted(halting & frozenset(unstopped), key=cell_key)
-                         if c != target and unstopped[c] + back.get(c, steps + 1) <= steps]
-                if stops:
-                    why = [self.is_in(c, call.args[4], ctx, "tile") for c in stops[:2]]
-                    text = (f"on the way from {origin_said} to {target_said} the move must "
-                            f"stop at " + self.listing([self.describe(c, "tile") for c in stops])
-                            + ": " + "; ".join(w.text for w in why))
-                    return Reason(text, _merge(*(w.rules for w in why)))
-                return None
+            return Reason(f"{there} may not be entered: {r.text}", r.rules)
+        back = hop(lattice, board, target, None)
         blockers = [c for c in sorted(frozenset(free) - allowed, key=cell_key)
-                    if c not in (start, target) and free[c] + back.get(c, steps + 1) <= steps]
+                    if c not in (origin, target) and free[c] + back.get(c, steps + 1) <= steps]
         if not blockers:
             return None
-        why = [self.not_in(c, call.args[2], ctx, "tile") for c in blockers[:3]]
+        reasons = [self.not_in(c, call.args[2], ctx, "tile") for c in blockers[:3]]
         passing = self.listing([self.describe(c, "tile") for c in blockers])
-        text = (f"every way from {origin_said} to {target_said} within {steps} "
-                f"move{'s' if steps != 1 else ''} passes {passing}, which may not be entered: "
-                + "; ".join(w.text for w in why))
-        return Reason(text, _merge(*(w.rules for w in why)))
+        return Reason(f"every way from {start} to {there} of at most "
+                      f"{counted(steps, 'step')} passes {passing}, which may not be entered: "
+                      + "; ".join(r.text for r in reasons), _merge(*(r.rules for r in reasons)))
 
 
 # ------------------------------------------------------------------ helpers
 
 
+_WALKS = ("reach", "reach_sites", "reach_across", "reach_sites_across")
 _OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
         ">": "is more than", ">=": "is at least"}
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
