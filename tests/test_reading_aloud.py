@@ -142,7 +142,7 @@ def cited(result: ExampleResult) -> set[str]:
     """Every rule the example's ruling cites: what decided it, what it breaks, what follows."""
     out: set[str] = set()
     for mv in result.ruling.moves if result.ruling else []:
-        out |= {c.id for c in mv.decided_by}
+        out |= {c.id for c in mv.decided_by + ([mv.action_rule] if mv.action_rule else [])}
         for b in mv.breaches:
             out |= {c.id for c in ([b.rule] if b.rule else []) + b.also}
         for e in mv.consequences:

@@ -439,6 +439,7 @@ class Position:
     def _refuse(self, text: str, action: CompiledAction | None, breaches: list[Breach]
                 ) -> tuple[MoveRuling, None]:
         return MoveRuling(move=text, verdict="ILLEGAL", action=action.id if action else None,
+                          action_rule=self.rules.cite(action.rule) if action else None,
                           breaches=breaches), None
 
     def _perform(self, text: str, action: CompiledAction | None, source: int,
@@ -494,6 +495,7 @@ class Position:
                                        tuple(env.drawn))) \
             if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
         return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
+                          action_rule=self.rules.cite(action.rule) if action else None,
                           decided_by=decided, consequences=[self._effect(c) for c in env.log]
                           ), Position(self.rules, st)
 

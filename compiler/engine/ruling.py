@@ -71,6 +71,9 @@ class MoveRuling(BaseModel):
     move: str
     verdict: Verdict
     action: str | None = None
+    # The rule that declares the action tried: an illegal move is read as
+    # "under 5.2 Moving a pawn, ILLEGAL because …".
+    action_rule: RuleCitation | None = None
     decided_by: list[RuleCitation] = []
     breaches: list[Breach] = []
     consequences: list[Effect] = []
@@ -88,7 +91,9 @@ class Ruling(BaseModel):
         lines = [f"{self.verdict}"]
         lines.append(f"  position: {self.before.said()}")
         for mv in self.moves:
-            lines.append(f"  move `{mv.move}`: {mv.verdict}")
+            under = (f" (under {mv.action_rule.number} {mv.action_rule.title})"
+                     if mv.action_rule and mv.verdict == "ILLEGAL" else "")
+            lines.append(f"  move `{mv.move}`{under}: {mv.verdict}")
             for br in mv.breaches:
                 where = f"{br.rule.number} {br.rule.title}" if br.rule else br.code
                 lines.append(f"    ✗ {where}: {br.message}")
