@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler.check import check_ruleset
-from compiler.diagnostics import CompileError, Diagnostic, SourceMap, did_you_mean
+from compiler.diagnostics import CompileError, Diagnostic, SourceMap, decode_source, did_you_mean
 from compiler.ir import model as m
 from compiler.parse import parse_rules
 from compiler.variants import apply_variant
@@ -46,13 +46,16 @@ def parse_files(files: list[Path], sources: SourceMap) -> tuple[list[Any], list[
     items: list[Any] = []
     diagnostics: list[Diagnostic] = []
     for f in files:
-        text = f.read_text(encoding="utf-8")
         name = _display(f)
-        sources.add(name, text)
         try:
+            text = decode_source(f.read_bytes(), name)
+            sources.add(name, text)
             items.extend(parse_rules(text, name))
         except CompileError as e:
             diagnostics.extend(e.diagnostics)
+        except OSError as e:
+            diagnostics.append(Diagnostic(file=name, code="not-found",
+                                          message=f"cannot read this file: {e.strerror or e}"))
     return items, diagnostics
 
 

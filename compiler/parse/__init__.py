@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
+from pydantic import BaseModel
 
-from compiler.diagnostics import CompileError, Diagnostic
+from compiler.diagnostics import CompileError, Diagnostic, shown, source_lines
+from compiler.ir import model as m
+from compiler.ir import nodes as n
 from compiler.parse.errors import syntax_diagnostic
 from compiler.parse.grammar import rules_parser
-from compiler.parse.transform import ToIR
+from compiler.parse.transform import SourceProblem, ToIR
+
+# How deeply expressions and statements may sit inside one another. The real
+# rules nest about 15 deep; every later stage (checker, engine, English
+# reading, formulas) walks the nodes recursively, so a bound here keeps them
+# all within Python's stack.
+MAX_NESTING = 64
 
 
 def parse_rules(text: str, file: str = "<text>") -> list[Any]:
@@ -23,12 +33,58 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
     except UnexpectedInput as error:
         raise CompileError([syntax_diagnostic(parser, error, text, file)]) from None
     try:
-        return ToIR(file).transform(tree)
+        items = ToIR(file).transform(tree)
     except VisitError as error:  # a value the grammar accepts but the IR cannot hold
-        meta = error.obj.meta if hasattr(error.obj, "meta") else None
-        line = getattr(meta, "line", 0)
-        lines = text.splitlines()
+        raise CompileError([_visit_diagnostic(error, text, file)]) from None
+    deep = too_deep(items)
+    if deep is not None:
+        loc = deep.loc
+        lines = source_lines(text)
+        line = loc.line if loc else 0
         raise CompileError([Diagnostic(
-            file=file, line=line, column=getattr(meta, "column", 0), code="syntax",
-            message=f"cannot read this {error.rule}: {error.orig_exc}",
-            source_line=lines[line - 1] if 0 < line <= len(lines) else None)]) from None
+            file=file, line=line, column=loc.column if loc else 0, code="too-deep",
+            message=f"nested too deeply: expressions and statements may sit at most "
+                    f"{MAX_NESTING} deep inside one another",
+            hint="name a part with `define` or `let`, and use the name",
+            source_line=lines[line - 1] if 0 < line <= len(lines) else None)])
+    return items
+
+
+def _visit_diagnostic(error: VisitError, text: str, file: str) -> Diagnostic:
+    obj = error.obj
+    if isinstance(obj, Token):
+        line, column, end = obj.line or 0, obj.column or 0, (obj.column or 0) + len(obj)
+        what = "number" if obj.type == "INT" else f"`{shown(str(obj))}`"
+    else:
+        meta = getattr(obj, "meta", None)
+        line, column = getattr(meta, "line", 0), getattr(meta, "column", 0)
+        end = getattr(meta, "end_column", 0) if getattr(meta, "end_line", 0) == line else 0
+        what = str(error.rule).replace("_", " ")
+    lines = source_lines(text)
+    cause = error.orig_exc
+    if isinstance(cause, SourceProblem):
+        message, hint = cause.message, cause.hint
+    else:
+        message, hint = f"cannot read this {what}: {shown(str(cause), 200)}", None
+    return Diagnostic(file=file, line=line, column=column, end_column=end, code="syntax",
+                      message=message, hint=hint,
+                      source_line=lines[line - 1] if 0 < line <= len(lines) else None)
+
+
+def too_deep(items: list[Any]) -> n.Node | None:
+    """The first node nested more than MAX_NESTING deep in `items`, if any (no recursion)."""
+    stack: list[tuple[Any, int]] = [(item, 0) for item in items
+                                    if not isinstance(item, m.TileSet)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, n.Node):
+            depth += 1
+            if depth > MAX_NESTING:
+                return value
+        if isinstance(value, BaseModel):
+            if isinstance(value, n.Loc):
+                continue
+            stack.extend((getattr(value, name), depth) for name in type(value).model_fields)
+        elif isinstance(value, (list, tuple)):
+            stack.extend((x, depth) for x in value)
+    return None

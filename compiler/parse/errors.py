@@ -11,7 +11,7 @@ from __future__ import annotations
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from compiler.diagnostics import Diagnostic, did_you_mean
+from compiler.diagnostics import Diagnostic, did_you_mean, shown, source_lines
 
 # What each named terminal means, for "expected ..." messages.
 TERMINAL_WORDS = {
@@ -102,7 +102,7 @@ def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str
     sentence = error.match_examples(parser.parse, SYNTAX_EXAMPLES, use_accepts=True)
     line = getattr(error, "line", 0) or 0
     column = getattr(error, "column", 0) or 0
-    lines = text.splitlines()
+    lines = source_lines(text)
     source_line = lines[line - 1] if 1 <= line <= len(lines) else None
     hint = None
     width = 1
@@ -116,15 +116,15 @@ def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str
             source_line = lines[-1] if lines else ""
             column = len(source_line) + 1
         else:
-            seen = f"`{token}`"
+            seen = f"`{shown(str(token))}`"
             width = len(str(token))
-            if token.type == "NAME":
+            if token.type == "NAME" and len(token) <= 100:
                 hint = did_you_mean(str(token), _keywords(parser, expected))
         what = _words(parser, expected)
         message = f"unexpected {seen}; expected {_join(what)}"
     elif isinstance(error, UnexpectedCharacters):
         ch = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        message = f"unexpected character `{ch}`"
+        message = f"unexpected character `{shown(ch)}`"
         allowed = _words(parser, set(error.allowed or ()))
         if allowed:
             message += f"; expected {_join(allowed)}"

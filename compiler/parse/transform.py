@@ -6,26 +6,56 @@ shape of the tree guarantees. Names are left unresolved for `check`.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer_NonRecursive, v_args
 from lark.tree import Meta
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 
 
+# The longest whole number a rules file may write. Python refuses to read
+# numbers of more than 4,300 digits, and no game counts anywhere near this.
+MAX_DIGITS = 18
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)", re.S)
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "0": "\0"}
+
+
+class SourceProblem(Exception):
+    """A value the grammar accepts but the language does not (a number too long to be one)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message)
+
+
 def unquote(token: str) -> str:
-    """The text of a STRING token: triple-quoted strings are dedented, others unescaped."""
+    """The text of a STRING token: triple-quoted strings are dedented, others unescaped.
+
+    Escapes are those of Python (`\\"`, `\\n`, `\\u0142`); any other backslash
+    stays as written, so no string can fail to be read.
+    """
     if token.startswith('"""'):
         body = token[3:-3]
         if body.startswith("\n"):
             body = body[1:]
         return textwrap.dedent(body).strip()
     body = token[1:-1]
-    return body.encode("utf-8").decode("unicode_escape").encode("latin-1").decode("utf-8") \
-        if "\\" in body else body
+    if "\\" not in body:
+        return body
+    return _ESCAPE.sub(_unescape, body)
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if len(code) > 1:
+        return chr(int(code[1:], 16))
+    return _ESCAPED.get(code, match.group(0))
 
 
 class _Tagged:
@@ -43,12 +73,24 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(Transformer):
-    """Builds IR nodes; `file` is recorded in every location."""
+class ToIR(Transformer_NonRecursive):
+    """Builds IR nodes; `file` is recorded in every location.
+
+    Non-recursive, so deep nesting is reported by `parse_rules` as too deep
+    rather than overflowing Python's stack here.
+    """
 
     def __init__(self, file: str) -> None:
         super().__init__()
         self.file = file
+
+    @v_args(inline=False, meta=False)
+    def INT(self, token: Token) -> Token:
+        """A whole number, refused if it is too long to be a count of anything."""
+        if len(token) > MAX_DIGITS:
+            raise SourceProblem(f"a number of {len(token):,} digits is too large: numbers in "
+                                f"rules files have at most {MAX_DIGITS} digits")
+        return token
 
     def _loc(self, meta: Meta) -> n.Loc | None:
         if getattr(meta, "empty", True):
