@@ -168,7 +168,14 @@ class VariantBuilder:
     def _merge_children(self, old: list[m.Rule], new: list[m.Rule], parent: str
                         ) -> list[m.Rule]:
         out = list(old)
+        written: dict[str, m.Rule] = {}
         for child in new:
+            first = written.setdefault(child.id, child)
+            if first is not child:  # two rules of one id in the replacement: not a merge
+                where = f" (first declared at {first.loc})" if first.loc else ""
+                self._error(child.loc, "duplicate",
+                            f"rule `{child.id}` is declared twice{where}")
+                continue
             i = next((k for k, r in enumerate(out) if r.id == child.id), None)
             if i is not None:
                 out[i] = self._merge_rule(out[i], child, parent)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from compiler.check.symbols import EVENT_VALUES, Symbols
+from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.types import Scope, TypeChecker, fits, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
@@ -33,6 +33,7 @@ class Checker:
                severity: str = "error", focus: str | None = None) -> None:
         if focus is None:
             focus = _focus_of(message)
+        focus = focus or None
         self.diagnostics.append(self.src.diagnostic(
             loc, code, message, hint=hint, severity=severity,  # type: ignore[arg-type]
             fallback_file=self.rs.files[0] if self.rs.files else "<ruleset>", focus=focus))
@@ -201,6 +202,9 @@ class Checker:
             self.report(self.rs.loc, "structure", "the ruleset declares no turn `step`")
         if self.rs.players_min > self.rs.players_max or self.rs.players_min < 1:
             self.report(self.rs.loc, "structure", "the player range is empty")
+        elif self.rs.players_max > MAX_PLAYERS:
+            self.report(self.rs.loc, "range", f"a game for up to {self.rs.players_max:,} players: "
+                        f"at most {MAX_PLAYERS} can sit at one table", focus="players")
 
     # -------------------------------------------------------- declarations
 
@@ -296,6 +300,12 @@ class Checker:
         in_play = {t.id for t in self.rs.tiles()}
         sizes = {s.id: sum(1 for t in s.tiles if t.id in in_play) for s in self.rs.tilesets}
         used = [s for s, size in sizes.items() if size]
+        if d.count < 1:
+            self.report(d.loc, "range", "the tiles are dealt into at least 1 stack",
+                        focus="stacks")
+        elif d.count > max(len(in_play), 1):
+            self.report(d.loc, "range", f"{d.count:,} stacks, but the game has only "
+                        f"{len(in_play)} tiles to deal into them", focus="stacks")
         for players, count in d.dealt.items():
             if not self.rs.players_min <= players <= self.rs.players_max:
                 self.report(d.loc, "structure", f"tiles dealt for {players} players, outside "
@@ -501,26 +511,29 @@ class Checker:
     # -------------------------------------------------------------- prose
 
     def check_prose(self) -> None:
-        texts: list[tuple[str, n.Loc | None]] = []
+        # Each text with the place of the item holding it and the places of the
+        # rules nested in that item, whose own texts are not its.
+        texts: list[tuple[str, n.Loc | None, list[n.Loc | None]]] = []
         for ch in self.rs.chapters:
-            texts.append((ch.text, ch.loc))
+            texts.append((ch.text, ch.loc, [r.loc for r in ch.rules]))
         for r in self.rs.all_rules():
-            texts.append((r.text, r.loc))
+            texts.append((r.text, r.loc, [x.loc for x in r.rules]))
         for t in self.rs.terms:
-            texts.append((t.text, t.loc))
+            texts.append((t.text, t.loc, []))
         for r in self.rs.rulings:
-            texts += [(r.text, r.loc), (r.reason, r.loc), (r.question, r.loc)]
+            texts += [(r.text, r.loc, []), (r.reason, r.loc, []), (r.question, r.loc, [])]
             for rid in r.settles:
                 if rid not in self.sy.rules:
                     self.report(r.loc, "unknown-name", f"ruling `{r.id}` settles unknown rule `{rid}`",
                                 hint=self.rule_hint(rid))
         for e in self.rs.examples:
-            texts.append((e.text, e.loc))
+            texts.append((e.text, e.loc, []))
             for rid in e.illustrates:
                 if rid not in self.sy.rules:
                     self.report(e.loc, "unknown-name",
                                 f"example `{e.id}` illustrates unknown rule `{rid}`",
                                 hint=self.rule_hint(rid))
+            self.check_given(e)
             for f in e.expect:
                 if f.fact == "illegal":
                     for rid in f.args:
@@ -529,15 +542,57 @@ class Checker:
                                         hint=self.rule_hint(rid))
         tables = {"rule": self.sy.rules, "ruling": self.sy.rulings, "example": self.sy.examples,
                   "chapter": self.sy.chapters, "term": self.sy.terms, "page": GENERATED_PAGES}
-        for text, loc in texts:
+        for text, loc, nested in texts:
+            seen: dict[str, int] = {}
             for ref in prose_refs(text):
                 table = tables[ref.kind]
                 if ref.target not in table:
-                    self.report(loc, "dangling-reference",
+                    # Point at the reference itself: the n-th time these words
+                    # are written in the item (a dangling one is dangling each time).
+                    written = text[ref.start:ref.end]
+                    nth = seen[written] = seen.get(written, -1) + 1
+                    self.report(self.src.locate(loc, written, nth, skip=nested),
+                                "dangling-reference",
                                 f"`[[{ref.kind + ':' if ref.kind != 'term' else ''}{ref.target}]]` "
                                 f"refers to no {ref.kind}",
                                 hint=self.rule_hint(ref.target) if ref.kind == "rule"
-                                else did_you_mean(ref.target, table))
+                                else did_you_mean(ref.target, table), focus="")
+
+    def check_given(self, e: m.Example) -> None:
+        """What a `given` block says that no position can hold, reported at its line.
+
+        The position is built only when the example runs; these mistakes are
+        plain from the text, so they are caught here with the place they were
+        written.
+        """
+        steps = self.sy.steps
+        for f in e.given:
+            a = f.args
+            if f.fact == "turn":
+                if a[0] < 1:
+                    self.report(f.loc, "range", f"turns are counted from 1, not {a[0]}",
+                                focus=str(a[0]))
+                if a[2] not in steps:
+                    self.report(f.loc, "unknown-name", f"unknown step `{a[2]}`",
+                                hint=did_you_mean(a[2], steps))
+            elif f.fact in ("area", "player"):
+                name, value = str(a[1]), a[2]
+                table = self.sy.area_attrs if f.fact == "area" else self.sy.player_attrs
+                decl = table.get(name)
+                if decl is None and f.fact == "player" and self.sy.category(name) == "resource":
+                    self.report(f.loc, "unknown-name", f"`{name}` is a resource, not an attribute",
+                                hint=f"write what a player holds as `{name} {a[0]} AMOUNT`")
+                    continue
+                if decl is None:
+                    self.report(f.loc, "unknown-name", f"unknown {f.fact} attribute `{name}`",
+                                hint=did_you_mean(name, table) or (
+                                    "declared: " + ", ".join(sorted(table)) if table else
+                                    f"this game declares no {f.fact} attributes"))
+                    continue
+                problem = _attribute_value_problem(decl.type, value)
+                if problem:
+                    self.report(f.loc, "type", f"`{name}` is {words(decl.type)}, {problem}",
+                                focus=name)
 
     # ------------------------------------------------------------ reach
 
@@ -610,6 +665,18 @@ def _nodes(value: Any) -> Any:
         yield value
         for name in type(value).model_fields:
             yield from _nodes(getattr(value, name))
+
+
+def _attribute_value_problem(kind: str, value: Any) -> str | None:
+    """Why `value`, as written in a `given` block, cannot be an attribute of type `kind`."""
+    said = "none" if value is None else str(value)
+    if kind == "int" and not isinstance(value, int):
+        return f"not `{said}`: write a whole number"
+    if kind == "bool" and value not in ("true", "false"):
+        return f"not `{said}`: write true or false"
+    if kind == "player" and (isinstance(value, int) or value in ("true", "false")):
+        return f"not `{said}`: write a seat or none"
+    return None
 
 
 def _focus_of(message: str) -> str | None:

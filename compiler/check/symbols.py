@@ -38,6 +38,11 @@ FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces",
              "clockwise", "first", "around", "reach_across", "reach_sites", "reach_sites_across",
              "hops", "nearest")
 
+# Limits of the language, checked where a value is written and enforced where
+# it is computed, so no rule can ask the engine for more than a table could hold.
+MAX_DIE_SIDES = 100        # `die(n)`: the largest die made is the 100-sided one
+MAX_PLAYERS = 100          # `players A to B`
+
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 
 

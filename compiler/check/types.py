@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from compiler.check.symbols import (
-    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, PIECE_ATTRS,
-    SITE_ATTRS, TILE_ATTRS, Symbols,
+    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, MAX_DIE_SIDES,
+    PIECE_ATTRS, SITE_ATTRS, TILE_ATTRS, Symbols,
 )
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
@@ -59,12 +59,27 @@ def fits(actual: str, expected: str) -> bool:
 Scope = dict[str, str]
 
 
+def _literal_int(node: n.Node) -> int | None:
+    """The value of a number written out (`6`, `-6`), or None for anything computed."""
+    if isinstance(node, n.Number):
+        return node.value
+    if isinstance(node, n.Neg):
+        inner = _literal_int(node.value)
+        return None if inner is None else -inner
+    return None
+
+
 class TypeChecker:
     """Resolves names and infers types; reports through `report(loc, code, message, hint=)`."""
 
     def __init__(self, symbols: Symbols, report: Report) -> None:
         self.sy = symbols
-        self.report = report
+        self._report = report
+        self.reported = 0  # how many problems so far: a later one caused by them is not repeated
+
+    def report(self, *args: Any, **kwargs: Any) -> None:
+        self.reported += 1
+        self._report(*args, **kwargs)
 
     # ------------------------------------------------------------ helpers
 
@@ -156,6 +171,7 @@ class TypeChecker:
         return "any"
 
     def e_attr(self, node: n.Attr, scope: Scope) -> str:
+        before = self.reported
         obj = self.expr(node.obj, scope)
         name = node.name
         table: dict[str, str] = {}
@@ -177,6 +193,15 @@ class TypeChecker:
             if obj == "player":
                 table.update({a.name: a.type for a in self.sy.player_attrs.values()})
         elif obj == "any":
+            # The engine reads an attribute by the kind of thing it belongs to;
+            # when nothing says what that is, the rule cannot be carried out.
+            if self.reported == before:
+                what = f"`{node.obj.id}`" if isinstance(node.obj, n.Name) else "this"
+                self.report(node.loc, "type", f"cannot tell what {what} is, so its attribute "
+                            f"`{name}` cannot be read",
+                            hint="a definition's parameters take their kinds from its calls: "
+                                 "call it with a value, or read the attribute where the kind "
+                                 "is known", focus=name)
             return "any"
         if name in table:
             return table[name]
@@ -381,6 +406,10 @@ class TypeChecker:
         """`die(6)`: a roll, decided by chance and recorded with the move."""
         if self._arity(node, 1):
             self.expect(node.args[0], scope, "int", "the number of sides of `die`")
+            sides = _literal_int(node.args[0])
+            if sides is not None and not 1 <= sides <= MAX_DIE_SIDES:
+                self.report(node.args[0].loc, "range",
+                            f"a die has 1 to {MAX_DIE_SIDES} sides, not {sides:,}")
         return "int"
 
     def f_allies(self, node: n.Call, scope: Scope) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from compiler.check.symbols import MAX_DIE_SIDES
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -880,6 +881,11 @@ class ExprCompiler:
 
         def die(env: Env) -> int:
             n_sides = sides(env)
+            # A computed number of sides is bounded here as a written one is by
+            # the checker: the faces are listed, and a roll records one of them.
+            if not isinstance(n_sides, int) or not 1 <= n_sides <= MAX_DIE_SIDES:
+                raise RuleError(f"a die has 1 to {MAX_DIE_SIDES} sides, and this one would have "
+                                f"{'none' if n_sides is None else f'{n_sides:,}'}")
             faces = [str(i) for i in range(1, n_sides + 1)]
             return int(env.outcome(faces, None, f"a roll of a {n_sides}-sided die"))
         return die
