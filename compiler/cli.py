@@ -39,7 +39,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, Repeats
 
 REFUSED = 2   # the input is refused (see the module docstring)
 FAILED = 1    # anything else went wrong
@@ -308,29 +308,47 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files or rules
         except OSError as e:
             _refuse(_os_problem(f, e))
     failed = False
+    # A base's mistakes are its variants' too: each message is printed once,
+    # and an example failing in several rulesets names them all.
+    printed: set[str] = set()
+    repeats = Repeats()
+
+    def say(text: str) -> None:
+        if text not in printed:
+            printed.add(text)
+            err.print(text, markup=False)
+
     for folder, group in groups.items():
         group = sorted(set(group))
         try:
             ruleset, _, warnings = load_files(group)
         except CompileError as e:
-            err.print(str(e), markup=False)
+            for d in e.diagnostics:
+                say(d.render())
             failed = True
             continue
         for w in warnings:
-            err.print(w.render(), markup=False)
+            say(w.render())
         bad = 0
         if examples:
-            bad = _run_examples(ruleset)
+            bad = _run_examples(ruleset, repeats, say)
             failed = failed or bad > 0
         if not bad:
             out.print(f"{folder}: ruleset [bold]{ruleset.id}[/] is correct "
                       f"({len(ruleset.all_rules())} rules, {len(ruleset.examples)} examples"
                       f"{', all verified' if examples else ''})")
+    for lines in repeats.found:
+        where, ident, *failures = lines
+        err.print(f"{where}: error: example `{ident}` disagrees with the engine"
+                  f"{repeats.where(lines)} [example]", markup=False)
+        for f in failures:
+            err.print(f"    {f}", markup=False)
     if failed:
         raise typer.Exit(1)
 
 
-def _run_examples(ruleset: Any) -> int:
+def _run_examples(ruleset: Any, repeats: Repeats, say: Any) -> int:
+    """Run every example; note each failure in `repeats`, to be printed once for all rulesets."""
     from compiler.engine.position import Rules
     from compiler.engine.scenario import run_example
     from compiler.engine.notation import notation_clashes
@@ -338,17 +356,14 @@ def _run_examples(ruleset: Any) -> int:
     bad = 0
     for problem in notation_clashes(rules.game):
         bad += 1
-        err.print(problem, markup=False)
+        say(problem)
     for ex in ruleset.examples:
         result = run_example(rules, ex)
         if not result.ok:
             bad += 1
             loc = ex.loc
             where = f"{loc.file}:{loc.line}:{loc.column}" if loc else ruleset.id
-            err.print(f"{where}: error: example `{ex.id}` disagrees with the engine [example]",
-                      markup=False)
-            for f in result.failures:
-                err.print(f"    {f}", markup=False)
+            repeats.add(ruleset.id, where, ex.id, *result.failures)
     return bad
 
 

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from compiler.diagnostics import CompileError
+from compiler.diagnostics import CompileError, Repeats
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
 
 KEEP = ("assets", "overrides", "guides", "README.md")
@@ -33,13 +33,16 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     from compiler.rulebook.pages import Page, RulesetPages, site_index
 
     problems: list[str] = []
+    failing, broken = Repeats(), Repeats()
     books: list[RulesetPages] = []
     examples = 0
     for name, path in ruleset_dirs().items():
         try:
             rs = load_ruleset_dir(path)
         except CompileError as e:
-            problems.append(f"ruleset {name} does not compile:\n{e}")
+            new = [d.render() for d in e.diagnostics if broken.add(name, d.render())]
+            problems.append(f"ruleset {name} does not compile:\n" + ("\n".join(new) if new else
+                            "    (the errors above, in a ruleset it builds on)"))
             continue
         rules = Rules(rs)
         problems += notation_clashes(rules.game)
@@ -48,11 +51,14 @@ def generate(docs: Path) -> tuple[list[Any], str]:
             if not res.ok:
                 loc = res.example.loc
                 where = f"{loc.file}:{loc.line}" if loc else name
-                problems.append(f"{where}: example `{res.example.id}` disagrees with the engine:\n"
-                                + "\n".join(f"    {f}" for f in res.failures))
+                failing.add(name, where, res.example.id, *res.failures)
         examples += len(results)
         final, history = random_game(rules, rs.players_max, seed=1)
         books.append(RulesetPages(rules, results, write_record(history, final)))
+    for lines in failing.found:  # an inherited example's failure, once for all rulesets
+        where, ident, *failures = lines
+        problems.append(f"{where}: example `{ident}` disagrees with the engine"
+                        f"{failing.where(lines)}:\n" + "\n".join(f"    {f}" for f in failures))
     if problems:
         raise BuildError("\n".join(problems))
     by_id = {b.rs.id: b for b in books}
