@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11:
 #   make rulebook   compile every ruleset, verify every worked example, build the site
 #   make test       run the test suite
+#   make fuzz       feed the tools thousands of malformed inputs (a few hundred run in `make test`)
 # Each creates the virtual environment .venv first if it is missing or stale.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -13,12 +14,18 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-.PHONY: rulebook test serve bench clean
+.PHONY: rulebook test fuzz serve bench clean
 rulebook: $(STAMP)
 	$(VENV)/bin/rulebook build
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -n auto --dist loadgroup
+
+# RULEBOOK_FUZZ selects the random "rulebook-fuzz" hypothesis profile (tests/fuzzing.py);
+# RULEBOOK_FUZZ_SCALE multiplies each fuzz test's cases (10: about 4,500 in all).
+fuzz: $(STAMP)
+	RULEBOOK_FUZZ=1 RULEBOOK_FUZZ_SCALE=$${RULEBOOK_FUZZ_SCALE:-10} \
+		$(VENV)/bin/python -m pytest -n auto tests/test_fuzz*.py
 
 serve: $(STAMP)
 	$(VENV)/bin/rulebook serve

@@ -128,7 +128,8 @@ class Diagnostic(BaseModel):
         self.quote_start = start - len(lead)
 
     def render(self) -> str:
-        head = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        head = f"{where}: {self.severity}: {self.message} [{self.code}]"
         out = [head]
         if self.source_line is not None:
             out.append(f"    {_printable(self.source_line).rstrip()}")

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from compiler.check import check_ruleset
-from compiler.diagnostics import CompileError, Diagnostic, SourceMap, decode_source, did_you_mean
+from compiler.diagnostics import (
+    CompileError, Diagnostic, SourceMap, decode_source, did_you_mean, shown,
+)
 from compiler.ir import model as m
 from compiler.parse import parse_rules
 from compiler.variants import apply_variant
@@ -29,16 +31,23 @@ def ruleset_dirs(root: Path = RULES_DIR) -> dict[str, Path]:
 def resolve_ruleset_path(name: str | Path) -> Path:
     """A ruleset given as a folder, a file inside one, or a name under `rules/`."""
     path = Path(name)
-    if path.is_file():
-        return path.parent
-    if path.is_dir():
-        return path
+    problem = None
+    if str(name).strip():
+        try:
+            if path.is_file():
+                return path.parent
+            if path.is_dir():
+                return path
+        except OSError as e:  # a name too long for a file name, and the like
+            problem = e.strerror
     known = ruleset_dirs()
     if str(name) in known:
         return known[str(name)]
     hint = did_you_mean(str(name), known)
-    raise CompileError([Diagnostic(file=str(name), code="not-found",
-                                   message=f"no ruleset `{name}` (looked in {RULES_DIR})",
+    shown_name = shown(str(name), 80)
+    raise CompileError([Diagnostic(file=shown_name or "<ruleset>", code="not-found",
+                                   message=f"no ruleset `{shown_name}` (looked in {RULES_DIR}"
+                                           + (f"; {problem.lower()}" if problem else "") + ")",
                                    hint=hint or "known rulesets: " + ", ".join(known))])
 
 

@@ -42,6 +42,7 @@ FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces",
 # it is computed, so no rule can ask the engine for more than a table could hold.
 MAX_DIE_SIDES = 100        # `die(n)`: the largest die made is the 100-sided one
 MAX_PLAYERS = 100          # `players A to B`
+MAX_UPTO = 1000            # `upto(n)`: a choice of how many, among at most 1,001 numbers
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from compiler.check.symbols import (
     AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, MAX_DIE_SIDES,
-    PIECE_ATTRS, SITE_ATTRS, TILE_ATTRS, Symbols,
+    MAX_UPTO, PIECE_ATTRS, SITE_ATTRS, TILE_ATTRS, Symbols,
 )
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
@@ -312,6 +312,10 @@ class TypeChecker:
     def f_upto(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 1):
             self.expect(node.args[0], scope, "int", "the argument of `upto`")
+            top = _literal_int(node.args[0])
+            if top is not None and top > MAX_UPTO:
+                self.report(node.args[0].loc, "range",
+                            f"`upto` offers a choice of 0 to at most {MAX_UPTO:,}, not {top:,}")
         return "set:int"
 
     def f_around(self, node: n.Call, scope: Scope) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from compiler.check.symbols import MAX_DIE_SIDES
+from compiler.check.symbols import MAX_DIE_SIDES, MAX_UPTO
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -930,7 +930,14 @@ class ExprCompiler:
     def f_upto(self, node: n.Call) -> Fn:
         """The whole numbers from 0 to n: a choice of how many."""
         top = self(node.args[0])
-        return lambda env: tuple(range(0, max(-1, top(env) or 0) + 1))
+
+        def upto(env: Env) -> tuple[int, ...]:
+            n_top = top(env) or 0
+            if n_top > MAX_UPTO:  # bounded as a written number is by the checker
+                raise RuleError(f"`upto` offers a choice of 0 to at most {MAX_UPTO:,}, "
+                                f"and this one would go to {n_top:,}")
+            return tuple(range(0, max(-1, n_top) + 1))
+        return upto
 
     def f_allies(self, node: n.Call) -> Fn:
         who = self(node.args[0])
