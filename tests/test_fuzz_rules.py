@@ -9,7 +9,8 @@ must be one of two things, within the time and memory bounds:
 - a `CompileError` whose every diagnostic names a file that was read, a
   place in it for a syntax error, and words a person can read; or
 - a ruleset that the engine compiles, whose worked examples in the changed
-  file run to a verdict (agreeing or not) without an exception.
+  file run to a verdict (agreeing or not) without an exception; fuzzing,
+  all its examples run and its rulebook pages are written.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from compiler.diagnostics import CompileError
 from compiler.engine.position import Rules
 from compiler.engine.scenario import run_example
 from compiler.load import RULES_DIR, _display, load_files
+from compiler.rulebook.pages import RulesetPages
 from tests.fuzzing import FUZZ, GROUP, budget, bounded, cached_parse, compile_error_is_located, located
 
 pytestmark = GROUP
@@ -153,9 +155,14 @@ def load_mutated(copies: Path, seed: Path, data: bytes) -> None:
                 located(w)
             rules = Rules(ruleset)
             mutated = _display(target)
-            for ex in ruleset.examples:
-                if ex.loc is not None and ex.loc.file == mutated:
-                    run_example(rules, ex)
+            if not FUZZ:
+                for ex in ruleset.examples:
+                    if ex.loc is not None and ex.loc.file == mutated:
+                        run_example(rules, ex)
+                return
+            # Fuzzing, the rulebook's pages are written too: every rule read in English.
+            results = {ex.id: run_example(rules, ex) for ex in ruleset.examples}
+            RulesetPages(rules, results, "").pages()
     finally:
         shutil.copyfile(seed, target)
 

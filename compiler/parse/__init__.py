@@ -6,7 +6,7 @@ from typing import Any
 
 from lark import Token
 from lark.exceptions import UnexpectedInput, VisitError
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from compiler.diagnostics import CompileError, Diagnostic, shown, source_lines
 from compiler.ir import model as m
@@ -64,6 +64,8 @@ def _visit_diagnostic(error: VisitError, text: str, file: str) -> Diagnostic:
     cause = error.orig_exc
     if isinstance(cause, SourceProblem):
         message, hint = cause.message, cause.hint
+    elif isinstance(cause, ValidationError):  # the words of the model are not the author's
+        message, hint = f"this {what} cannot stand here", None
     else:
         message, hint = f"cannot read this {what}: {shown(str(cause), 200)}", None
     return Diagnostic(file=file, line=line, column=column, end_column=end, code="syntax",

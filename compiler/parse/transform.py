@@ -556,10 +556,10 @@ class ToIR(Transformer_NonRecursive):
         return _Tagged("from", c[0])
 
     def set_attr(self, meta: Meta, c: list[Any]) -> n.SetAttr:
-        return n.SetAttr(target=c[0], value=c[1], loc=self._loc(meta))
+        return n.SetAttr(target=_attribute(c[0], "set"), value=c[1], loc=self._loc(meta))
 
     def clear_attr(self, meta: Meta, c: list[Any]) -> n.ClearAttr:
-        return n.ClearAttr(target=c[0], loc=self._loc(meta))
+        return n.ClearAttr(target=_attribute(c[0], "clear"), loc=self._loc(meta))
 
     def grant_one(self, meta: Meta, c: list[Any]) -> n.GrantOne:
         must = isinstance(c[0], Token) and c[0].type == "MUST"
@@ -861,6 +861,15 @@ class ToIR(Transformer_NonRecursive):
 
     def signed(self, meta: Meta, c: list[Any]) -> int:
         return -int(c[-1]) if len(c) > 1 else int(c[0])
+
+
+def _attribute(target: Any, verb: str) -> n.Attr:
+    """The attribute a `set` or `clear` changes; the grammar lets any value stand there."""
+    if not isinstance(target, n.Attr):
+        ending = " to VALUE`" if verb == "set" else "`"
+        raise SourceProblem(f"`{verb}` changes an attribute of something",
+                            hint=f"write `{verb} THING.ATTRIBUTE{ending}")
+    return target
 
 
 # `return` is a Python keyword: route the grammar rule to `return_`.
