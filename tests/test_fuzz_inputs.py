@@ -17,6 +17,7 @@ one of them judged.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -58,6 +59,12 @@ def _json_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]
     return out
 
 
+def _get(doc: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
 def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
     if not path:
         return value
@@ -68,6 +75,29 @@ def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
     return doc
 
 
+@functools.lru_cache(maxsize=None)
+def _declared(name: str) -> dict[str, list[str]]:
+    """What a position file of this ruleset names: area and player attributes, resources, pieces."""
+    rs = compiled(name).ruleset
+    found: dict[str, set[str]] = {"areas": set(), "players": set(), "resources": set(),
+                                  "supply": set()}
+    for d in rs.all_decls():
+        if d.decl == "area":
+            found["areas"].update(a.name for a in d.attributes)
+        elif d.decl == "player_attribute":
+            found["players"].add(d.attribute.name)
+        elif d.decl in ("resource", "family"):
+            found["resources"].add(d.id)
+        elif d.decl == "piece":
+            found["supply"].add(d.id)
+    return {k: sorted(v | {"nosuch"}) for k, v in found.items()}
+
+
+def _names(name: str) -> list[str]:
+    return sorted({n for names in _declared(name).values() for n in names}
+                  | {s.id for s in compiled(name).ruleset.seats} | {"grants", "pending", "x"})
+
+
 @st.composite
 def position_files(draw: st.DrawFn) -> tuple[str, bytes]:
     """The JSON of a position met in random play, spoiled in one to three places."""
@@ -75,10 +105,10 @@ def position_files(draw: st.DrawFn) -> tuple[str, bytes]:
     pos = draw(st.sampled_from(positions(name, SEED, DECISIONS)))
     doc = json.loads(from_state(pos.rules, pos.state).model_dump_json(exclude_none=True))
     huge_at: list[str] = []
-    for _ in range(draw(st.integers(1, 3))):
+    for _ in range(draw(st.integers(1, 2))):
         paths = _json_paths(doc)
         path = draw(st.sampled_from(paths))
-        what = draw(st.sampled_from(["value", "value", "remove", "extra", "copy", "huge"]))
+        what = draw(st.sampled_from(["attribute", "value", "extra", "huge", "remove", "copy"]))
         if what == "value":
             doc = _set(doc, path, draw(st.sampled_from(VALUES)))
         elif what == "remove" and path:
@@ -86,15 +116,24 @@ def position_files(draw: st.DrawFn) -> tuple[str, bytes]:
             for key in path[:-1]:
                 parent = parent[key]
             del parent[path[-1]]
-        elif what == "extra":
-            target = doc
-            for key in path:
-                target = target[key]
+        elif what == "extra":  # into a dict or list: a key of the ruleset's, or one more item
+            containers = [p for p in paths if isinstance(_get(doc, p), (dict, list))]
+            target = _get(doc, draw(st.sampled_from(containers))) if containers else None
             if isinstance(target, dict):
-                target[draw(st.sampled_from(["nosuch", "settled", "grants", "x"]))] = \
-                    draw(st.sampled_from(VALUES))
+                target[draw(st.sampled_from(_names(name)))] = draw(st.sampled_from(VALUES))
             elif isinstance(target, list):
                 target.append(target[0] if target else draw(st.sampled_from(VALUES)))
+        elif what == "attribute" and isinstance(doc, dict):  # an area's or a player's
+            key = draw(st.sampled_from(["areas", "players"]))
+            holders = [x for x in doc.get(key) or [] if isinstance(x, dict)] \
+                if isinstance(doc.get(key), list) else []
+            if holders:
+                holder = draw(st.sampled_from(holders))
+                field = draw(st.sampled_from(["attributes", "resources", "supply"]))
+                if not isinstance(holder.get(field), dict):
+                    holder[field] = {}
+                names = _declared(name)[key if field == "attributes" else field]
+                holder[field][draw(st.sampled_from(names))] = draw(st.sampled_from(VALUES))
         elif what == "copy" and path:
             parent = doc
             for key in path[:-1]:
