@@ -78,7 +78,7 @@ def test_a_refused_move_changes_nothing_and_the_verdicts_agree(case: tuple[objec
             after = pos.apply(move)
         except IllegalMove as e:
             refused = e.ruling
-            assert refused.verdict == "ILLEGAL"
+            assert refused.verdict != "LEGAL"
             for mv in refused.moves:
                 for b in mv.breaches:
                     plain(b.message)

@@ -299,7 +299,7 @@ def test_a_spoiled_move_is_judged_or_refused_in_words(case: tuple[Any, str]) -> 
             return
         finally:
             assert canonical(pos) == before
-    assert ruling.verdict in ("LEGAL", "ILLEGAL")
+    assert ruling.verdict in ("LEGAL", "ILLEGAL", "UNREADABLE")
     for mv in ruling.moves:
         for b in mv.breaches:
             plain(b.message)
