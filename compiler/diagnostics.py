@@ -45,20 +45,23 @@ def decode_source(data: bytes, file: str) -> str:
 
     A byte-order mark at the start is dropped (some editors write one).
     """
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     try:
-        return data.decode("utf-8-sig")
+        return data[start:].decode("utf-8")
     except UnicodeDecodeError as e:
-        start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
-        good = data[start:e.start].decode("utf-8")
+        at, upto = start + e.start, start + e.end  # offsets in the file, mark included
+        good = data[start:at].decode("utf-8")
         line = good.count("\n") + 1
         column = len(good) - (good.rfind("\n") + 1) + 1
-        bad = " ".join(f"0x{b:02x}" for b in data[e.start:min(e.end, e.start + 4)])
-        begin = data.rfind(b"\n", 0, e.start) + 1
-        finish = data.find(b"\n", e.start)
+        shown_bytes = data[at:min(upto, at + 4)]
+        bad = ("bytes " if len(shown_bytes) > 1 else "byte ") + " ".join(
+            f"0x{b:02x}" for b in shown_bytes)
+        begin = data.rfind(b"\n", 0, at) + 1
+        finish = data.find(b"\n", at)
         quoted = data[max(begin, start):finish if finish >= 0 else len(data)]
         raise CompileError([Diagnostic(
             file=file, line=line, column=column, code="encoding",
-            message=f"this file is not UTF-8 text: byte {bad} at offset {e.start:,} "
+            message=f"this file is not UTF-8 text: {bad} at offset {at:,} "
                     f"(line {line}, column {column}) is not valid UTF-8",
             hint="save the file as UTF-8 (most editors offer it under \"Save as\" or "
                  "\"Encoding\")", source_line=quoted.decode("utf-8", "replace"))]) from None
