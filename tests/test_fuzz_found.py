@@ -215,3 +215,43 @@ def test_an_inherited_example_that_fails_is_printed_once_naming_its_rulesets(
     assert said.count("example `nebula_four` disagrees") == 1
     assert ("trian_deluxe/examples_areas.rules:5:1: error: example `nebula_four` disagrees with "
             "the engine in trian_deluxe, trian_six and trian_more_tiles [example]") in said
+
+
+def test_nesting_as_deep_as_allowed_compiles_plays_and_is_written(tmp_path: Path) -> None:
+    """At the limit, every stage that walks the nodes (checker, engine, English,
+    formulas) stays within Python's stack, with room to spare."""
+    import sys
+
+    from compiler.engine.scenario import run_example
+    from compiler.parse import MAX_NESTING
+    from compiler.rulebook.pages import RulesetPages
+    depth = MAX_NESTING - 6
+    body = "give 1 points to me"
+    for _ in range(depth // 2):
+        body = f"if true {{ {body} }}"
+    path = variant(tmp_path, f'''
+replace rule actions.research "Research" {{
+    text "Deep."
+    define deep_not = {"not " * depth}true
+    define deep_sum = {"-" * depth}1
+    define deep_if = {"if true then " * depth}1{" else 0" * depth}
+    action research "research" {{
+        notation "research"
+        require deep_not() or deep_sum() <= 1 and deep_if() >= 0
+        {body}
+    }}
+}}
+''')
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(600)  # well under Python's default of 1,000
+    try:
+        ruleset, _, _ = load_files([path])
+        rules = Rules(ruleset)
+        pos = rules.start(2, seed=1)
+        pos = pos.apply(pos.legal_moves()[0])
+        assert pos.adjudicate("research").verdict == "LEGAL"
+        results = {ex.id: run_example(rules, ex) for ex in ruleset.examples}
+        pages = RulesetPages(rules, results, "").pages()
+    finally:
+        sys.setrecursionlimit(limit)
+    assert any("Deep." in page.text for page in pages)
