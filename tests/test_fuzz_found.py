@@ -63,6 +63,15 @@ def test_250_nots_are_nested_too_deeply(tmp_path: Path) -> None:
     assert d.hint == "name a part with `define` or `let`, and use the name"
 
 
+def test_140_parentheses_are_one_number(tmp_path: Path) -> None:
+    path = variant(tmp_path, 'chapter c "C" { rule c.r "R" { define d = ' + "(" * 140 + "1"
+                   + ")" * 140 + " } }")
+    ruleset, _, warnings = load_files([path])
+    [define] = next(r for r in ruleset.all_rules() if r.id == "c.r").decls
+    assert define.expr.value == 1
+    assert [w.message for w in warnings] == ["definition `d` is never used"]
+
+
 def test_a_die_of_two_billion_sides_is_refused_when_checked(tmp_path: Path) -> None:
     path = variant(tmp_path, 'chapter c "C" { rule c.r "R" { define d = die(2147483648) } }')
     [d] = [d for d in errors(path) if d.severity == "error"]

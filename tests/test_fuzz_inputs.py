@@ -286,7 +286,7 @@ def move_texts(draw: st.DrawFn) -> tuple[Any, str]:
     return pos, move
 
 
-@budget(80)
+@budget(60)
 @given(case=move_texts())
 def test_a_spoiled_move_is_judged_or_refused_in_words(case: tuple[Any, str]) -> None:
     pos, move = case
