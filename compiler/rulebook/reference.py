@@ -228,8 +228,8 @@ CONSTRUCTS: list[Construct] = [
         also=("_header_item", "title", "subtitle", "version", "source", "players", "seats",
               "seat", "contents"),
         summary="Names the ruleset and says what the rulebook's cover needs: title, edition, "
-                "where the rules come from, how many may play, the seats, and the chapters "
-                "in reading order. Exactly one file of a ruleset carries it.",
+                "where the rules come from, how many may play (at most 100), the seats, and "
+                "the chapters in reading order. Exactly one file of a ruleset carries it.",
         example='''
             ruleset demo {
                 title "Demo"
@@ -560,7 +560,8 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="stacks", grammar_rule="stacks_decl", group=B, context="rule",
         also=("hiding", "dealing", "deal_row"),
-        summary="How many face-down stacks the tiles are shuffled into; `hiding` turns faces "
+        summary="How many face-down stacks the tiles are shuffled into (at least one, at most "
+                "one per tile); `hiding` turns faces "
                 "with the named features down, and `dealing` deals only part of the tiles "
                 "(with `from`, only those of the named tile sets: one box of two) "
                 "for some numbers of players.",
@@ -706,7 +707,8 @@ CONSTRUCTS: list[Construct] = [
                 "kind chance picks among those listed, weighted by how many the source holds. "
                 "What came up is part of the move: a judge is told it after `!` "
                 "(`dig ! gold gold`), random play samples it, and the record keeps it. A die "
-                "roll is the expression `die(6)`, likewise an outcome of the move.",
+                "roll is the expression `die(6)` (a die has 1 to 100 sides), likewise an "
+                "outcome of the move.",
         example='''
             draw 2 from pool to me among gold, points
             give die(6) points to me
@@ -1016,8 +1018,10 @@ CONSTRUCTS: list[Construct] = [
         shows=("attr",), ir=("Attr",)),
     Construct(
         name="literals and names", grammar_rule="atom", group=X, context="action",
-        summary="Numbers, quoted strings, `true`, `false`, `none`, and names. A name is a "
-                "variable, a kind or a built-in such as `me` or `placed`.",
+        summary="Numbers (whole, of at most 18 digits), quoted strings, `true`, `false`, "
+                "`none`, and names. A name is a variable, a kind or a built-in such as `me` or "
+                "`placed`. Expressions and statements nest at most 64 deep; name a part with "
+                "`define` or `let` to go further.",
         example='''
             let note = "a lake dries up"
             choose a from lake where it.dry == false and it.keeper != none
@@ -1029,7 +1033,8 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="counting: count, sum, min, max", grammar_rule="atom", group=X, context="expr",
         summary="`count` counts a collection; `sum` adds a measure of each element (`it`); "
-                "`min` and `max` pick among numbers.",
+                "`min` and `max` pick among numbers; `upto(n)` is the numbers 0 to n (n at most "
+                "1,000), for a choice of how many.",
         example="min(sum(lake where it.keeper == me, it.gold), max(count(pawn of me), 2))",
         shows=("call",), ir=("Call",)),
     Construct(
