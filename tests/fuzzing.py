@@ -68,7 +68,8 @@ def bounded(seconds: float = SECONDS, megabytes: int = MEGABYTES) -> Iterator[No
     MemoryError instead of taking the machine down.
     """
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = _address_space() + megabytes * 2**20
+    used = _address_space()
+    limit = soft if used is None else used + megabytes * 2**20  # unknown: no new bound
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
 
@@ -88,12 +89,16 @@ def bounded(seconds: float = SECONDS, megabytes: int = MEGABYTES) -> Iterator[No
     assert time.perf_counter() - started < seconds
 
 
-def _address_space() -> int:
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    return 0  # pragma: no cover - Linux always says
+def _address_space() -> int | None:
+    """The address space this process uses now, in bytes (None where the system does not say)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return None
 
 
 # ------------------------------------------------------------ the promise
