@@ -175,6 +175,7 @@ def capped(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     for file, rest in dropped.items():
         errors = sum(1 for d in rest if d.severity == "error")
         what = _count(errors, "error") if errors == len(rest) else \
+            _count(len(rest), "warning") if not errors else \
             _count(len(rest), "problem") + f" ({_count(errors, 'error')})"
         kept.append(Diagnostic(file=file, line=rest[0].line, column=rest[0].column,
                                severity="error" if errors else "warning", code="too-many",

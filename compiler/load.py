@@ -11,7 +11,7 @@ from typing import Any
 
 from compiler.check import check_ruleset
 from compiler.diagnostics import (
-    CompileError, Diagnostic, SourceMap, decode_source, did_you_mean, shown,
+    CompileError, Diagnostic, SourceMap, capped, decode_source, did_you_mean, shown,
 )
 from compiler.ir import model as m
 from compiler.parse import parse_rules
@@ -171,7 +171,7 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise CompileError(diagnostics)
-    return rs, sources, [d for d in diagnostics if d.severity == "warning"]
+    return rs, sources, capped([d for d in diagnostics if d.severity == "warning"])
 
 
 def expand_copies(rs: m.Ruleset, sources: SourceMap) -> list[Diagnostic]:
