@@ -51,7 +51,9 @@ def budget(cases: int) -> Callable[[Any], Any]:
 
 # ---------------------------------------------------------------- the bounds
 
-SECONDS = 20.0          # one case: a rules file checked, a record replayed, a move judged
+# One case: a rules file checked, a record replayed, a move judged. Fuzzing does
+# more per case (every example of a changed ruleset, its rulebook pages).
+SECONDS = 90.0 if FUZZ else 20.0
 MEGABYTES = 1500        # more address space than that for one case is a runaway
 
 
@@ -60,13 +62,14 @@ class TooSlow(Exception):
 
 
 @contextlib.contextmanager
-def bounded(seconds: float = SECONDS, megabytes: int = MEGABYTES) -> Iterator[None]:
+def bounded(seconds: float | None = None, megabytes: int = MEGABYTES) -> Iterator[None]:
     """Run the body within a time and a memory bound; past either, the case fails.
 
     Time: a timer signal interrupts the body. Memory: the address space may
     grow by `megabytes` at most, so a runaway allocation fails at once with
     MemoryError instead of taking the machine down.
     """
+    seconds = SECONDS if seconds is None else seconds
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     used = _address_space()
     limit = soft if used is None else used + megabytes * 2**20  # unknown: no new bound
