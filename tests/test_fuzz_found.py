@@ -264,3 +264,18 @@ replace rule actions.research "Research" {{
     finally:
         sys.setrecursionlimit(limit)
     assert any("Deep." in page.text for page in pages)
+
+
+def test_setting_something_that_is_no_attribute_is_said_in_words(tmp_path: Path) -> None:
+    path = variant(tmp_path, '''replace rule actions.research "Research" {
+    text "Research."
+    action research "research" {
+        notation "research"
+        set points to 3
+    }
+}
+''')
+    [d] = errors(path)
+    assert d.message == "`set` changes an attribute of something"
+    assert d.hint == "write `set THING.ATTRIBUTE to VALUE`"
+    assert (d.line, d.column) == (6, 9)
