@@ -28,15 +28,16 @@ from compiler.engine.position import Rules
 from compiler.engine.scenario import run_example
 from compiler.load import RULES_DIR, _display, load_files
 from compiler.rulebook.pages import RulesetPages
-from tests.fuzzing import FUZZ, GROUP, budget, bounded, cached_parse, compile_error_is_located, located
+from tests.fuzzing import (
+    FUZZ, GROUP, budget, bounded, cached_parse, compile_error_is_located, located,
+)
 
 pytestmark = GROUP
 
-# Rulesets whose files are mutated: a base game, a variant of it, an expansion
-# that adds ships and battles, a game of its own with dice and resource
-# families, and the teams variant.
-# The suite seeds from the quick ones; `make fuzz` from all five, and from
-# their largest files too.
+# Rulesets whose files are mutated: the base game, a variant of it, the teams
+# variant, the expansion with ships and battles, and a game of its own with
+# dice and resource families. The suite seeds from the first three (quick to
+# load); `make fuzz` from all five, their largest files included.
 SEEDED = ("trian_deluxe", "tutorial_deep_space", "trian_teams", "trian_conquest",
           "trian_new_order")
 QUICK = 3
