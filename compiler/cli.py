@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -286,11 +287,11 @@ def diff_command(a: Annotated[str, typer.Argument(help="The ruleset to compare f
 
 
 @app.command()
-def check(files: Annotated[list[Path], typer.Argument(help="Rules files or ruleset folders.")],
+def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset folders or ruleset names.")],
           examples: Annotated[bool, typer.Option(help="Also run every worked example.")] = True
           ) -> None:
     """Parse and check rules files; report every error with its place and a hint."""
-    from compiler.load import load_files
+    from compiler.load import RULES_DIR, load_files
     groups: dict[Path, list[Path]] = {}
     for f in files:
         try:
@@ -303,8 +304,12 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files or rules
                 # A file is checked with the rest of its ruleset, so names resolve.
                 folder = f.parent
                 groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
+            elif "/" not in str(f) and (RULES_DIR / str(f)).is_dir():
+                # A bare ruleset name, as every other command takes it.
+                groups.setdefault(RULES_DIR / str(f), []).extend(
+                    sorted((RULES_DIR / str(f)).glob("*.rules")))
             else:
-                _refuse(f"{f}: no such file or folder")
+                _refuse(f"{f}: no such file, folder or ruleset")
         except OSError as e:
             _refuse(_os_problem(f, e))
     failed = False
@@ -483,11 +488,16 @@ def replay(ruleset: str,
     s = pos.situation()
     state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{len(pos.state.board)} tiles on the board; {state}")
-    table = Table("seat", "score", *[k.id for k in g.piece_kinds], title="Scores")
-    for i in range(pos.state.players):
-        seat = g.seat_id(i)  # the table's seats, which may not be the first ones
-        table.add_row(seat + (" (winner)" if seat in pos.winners() else ""), str(s.scores[seat]),
-                      *[str(pos.state.supply[i].get(k.id, 0)) for k in g.piece_kinds])
+    # One column per seat, one row per figure: a game with many kinds of piece
+    # still fits a narrow terminal, where one column per kind would not.
+    seats = [g.seat_id(i) for i in range(pos.state.players)]  # the table's seats
+    winners = pos.winners()
+    table = Table("", *[seat + (" (winner)" if seat in winners else "") for seat in seats],
+                  title="Scores")
+    table.add_row("score", *[str(s.scores[seat]) for seat in seats])
+    for k in g.piece_kinds:
+        table.add_row(f"{k.id} in supply",
+                      *[str(pos.state.supply[i].get(k.id, 0)) for i in range(len(seats))])
     out.print(table)
 
 
@@ -506,7 +516,7 @@ def _players(rules: Any, players: int | None) -> int:
 @app.command()
 def play(ruleset: str,
          players: Annotated[Optional[int], typer.Option(
-             help="Number of players (default: 2, or the fewest the ruleset allows).")] = None,
+             help="Number of players (default: 4, or the nearest count the ruleset allows).")] = None,
          seed: Annotated[int, typer.Option(help="Seed for the shuffle and the moves.")] = 1,
          games: Annotated[int, typer.Option(min=1, help="How many games.")] = 1,
          save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None,
@@ -578,9 +588,25 @@ def bench(ruleset: str, games: Annotated[int, typer.Option(min=1)] = 30,
     out.print(table)
 
 
-def main() -> None:  # pragma: no cover
-    app()
+def main() -> None:
+    """The `rulebook` command: a failure of the program itself is said in one
+    paragraph, never as a traceback; RULEBOOK_DEBUG=1 shows the traceback."""
+    try:
+        app()
+    except Exception as e:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("RULEBOOK_DEBUG"):
+            raise
+        where = ""
+        tb = e.__traceback__
+        while tb is not None:
+            where = f" ({tb.tb_frame.f_code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno})"
+            tb = tb.tb_next
+        err.print(f"rulebook failed: {type(e).__name__}: {e}{where}.\n"
+                  "This is a fault in rulebook, not in your input. Please report it with "
+                  "the command you ran; RULEBOOK_DEBUG=1 shows the full traceback.",
+                  markup=False)
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    main()

@@ -249,3 +249,26 @@ def test_play_defaults_to_a_player_count_the_ruleset_allows() -> None:
     result = run("play", "trian_teams_3v3", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert len(result.output.split("[Players \"")[1].split("\"")[0].split()) == 6
+
+
+def test_a_fault_of_the_program_is_one_paragraph_not_a_traceback(monkeypatch, capsys) -> None:
+    import compiler.cli as cli
+
+    def broken() -> None:
+        raise KeyError("seat")
+
+    monkeypatch.setattr(cli, "app", broken)
+    monkeypatch.delenv("RULEBOOK_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 1
+    text = capsys.readouterr().err
+    assert "rulebook failed: KeyError" in text and "not in your input" in text
+    assert "Traceback" not in text
+
+
+def test_a_ruleset_name_is_enough_for_check() -> None:
+    result = run("check", "trian_family", "--no-examples")
+    assert result.exit_code == 0, result.output
+    assert "trian_family is correct" in result.output
+    assert run("check", "no_such_ruleset").exit_code == 2
