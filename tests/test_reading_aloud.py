@@ -70,6 +70,8 @@ class Leaks:
              "a plural after 1"),
             (re.compile(r"\byou (is|has|does|was|holds|receives)\b"), "“you” with “is”"),
             (re.compile(r"\b(required|forbidden): "), "a formula instead of a reason"),
+            (re.compile(r"\b1 (thi|hi|bonu|ga)\b"), "a word cut short as if plural"),
+            (re.compile(r"\b(\S+ \S+ \S+) (?:is|are) \1\)"), "a value said to equal itself"),
         ]
         self.titles = [t for t in (ruleset.title, ruleset.subtitle) if t]
 
@@ -98,6 +100,10 @@ def test_every_example_ruling_reads_as_english(ruleset: str) -> None:
     leaks = Leaks(rules_for(ruleset).ruleset)
     found = [f"{r.example.id}: {hit}" for r in results_for(ruleset)
              for text in ruling_texts(r) for hit in leaks.found(text)]
+    # A reason read aloud says "the pieces … that are Corvettes", never a
+    # formula's "for which it" (a rule's summary on its page still may).
+    found += [f"{r.example.id}: a formula's “for which it”: {text}"
+              for r in results_for(ruleset) for text in ruling_texts(r) if "for which it" in text]
     assert not found, "\n".join(found)
 
 
@@ -286,3 +292,20 @@ def test_an_authors_message_comes_first_and_the_reason_follows() -> None:
     breach = ruling.moves[-1].breaches[-1]
     assert breach.message == "this nebula has already yielded this turn"
     assert breach.detail and "0,0:nebula" in breach.detail
+
+
+def test_a_filtered_collection_reads_as_a_relative_clause() -> None:
+    rules = rules_for("trian_conquest")
+    pos = given(rules, "launch_rogue_beside_ship")
+    (mv,) = pos.adjudicate("rogue 1,0:space").moves
+    assert "because Quuylto’s Corvette at 0,0:space is among the pieces in the tiles sharing " \
+           "an edge with tile 1,0 that are Corvettes or Rogues" in mv.breaches[0].detail
+
+
+def test_a_phrase_after_1_keeps_this_turn() -> None:
+    rules = rules_for("trian_new_order")
+    result = next(r for r in results_for("trian_new_order") if r.ruling and any(
+        "yielded" in e.text for mv in r.ruling.moves for e in mv.consequences))
+    texts = [e.text for mv in result.ruling.moves for e in mv.consequences if "yielded" in e.text]
+    assert texts and all(t.endswith("yielded 1 this turn") for t in texts), texts
+    assert rules

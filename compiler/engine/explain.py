@@ -488,14 +488,27 @@ class Explainer:
         elem = (coll.type or "set:")[4:]
         listed = self.listing([self.describe(x, elem) for x in members])
         holder = self._holder_of(coll, ctx)
+        rules: list[str] = []
         if holder is not None:
             text = agree(holder, f"holds {listed}")
+        elif isinstance(coll, n.Filtered) and k == 1 and " for which " in en.collection(coll):
+            # "among the pieces next to tile 1,0 for which it is a lake or it
+            # is a well" reads badly aloud; say where it is, then what it is.
+            (member,) = members
+            said = self.describe(member, elem)
+            why = self.why(coll.cond, ctx.but(**_element(coll, member)), True)
+            what = why.text.removeprefix(said + " ") if why.text.startswith(said + " ") \
+                else None
+            text = f"{listed} is among {en.collection(coll.collection)}"
+            text += f", and {what if what.startswith(('is ', 'has ')) else 'it ' + what}" \
+                if what else f" ({why.text})"
+            rules = why.rules
         else:
             text = f"{listed} {'is' if k == 1 else 'are'} among {en.collection(coll)}"
         limit = self.safe(node.right, ctx)
         if isinstance(limit, int) and limit > 1:
             text += f" ({k} in all, against {limit})"
-        return Reason(text)
+        return Reason(text, rules)
 
     def _holder_of(self, coll: Any, ctx: Ctx) -> str | None:
         """"tile 0,0" for the pieces on a tile: who holds the members, if that reads better.
@@ -887,7 +900,10 @@ def _because(said: str, deeper: str) -> str:
 
 
 def _informative(deeper: str, title: str) -> bool:
-    return bool(deeper) and deeper not in title
+    """Whether a deeper reason adds to what the title says: not already in it,
+    and not "X is X", which only says a value equals itself."""
+    same = re.fullmatch(r"(.+) (?:is|are) \1", deeper)
+    return bool(deeper) and deeper not in title and same is None
 
 
 def _names(node: Any) -> set[str]:

@@ -31,8 +31,10 @@ def _fill(phrase: str, value: Any, game: Game) -> str:
             word, one = known, singular[known]
         else:
             word = after.split(" ", 1)[0]
-            one = word[:-1] if word.isalpha() and word.endswith("s") and not word.endswith("ss") \
-                else word
+            # "1 points" → "1 point", but "1 this turn", "1 bonus", "1 gas" stay.
+            plural = word.isalpha() and word.endswith("s") and \
+                not word.endswith(("ss", "is", "us", "as"))
+            one = word[:-1] if plural else word
         text = text.replace(f"1 {word}", f"1 {one}", 1)
     return text
 

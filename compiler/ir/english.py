@@ -297,7 +297,52 @@ class English:
         if found and " of it " not in cond[found.end():] and " it " not in \
                 f" {cond[found.end():]} ":
             return f"{coll} whose {found.group(1)} {cond[found.end() - len(found.group(2)) - 1:]}"
+        relative = self._relative(cond) if not coll.startswith("a ") else None
+        if relative is not None:
+            return f"{coll} {relative}"
         return f"{coll} for which {cond}"
+
+    def _relative(self, cond: str) -> str | None:
+        """A condition on `it` as a relative clause of a plural noun: "it is a
+        lake or it is a well" → "that are lakes or wells"; "it is
+        closed and the controller of it is you" → "that are closed and whose
+        controller is you". None where `it` is anything but the subject or
+        owner of each clause."""
+        clauses = re.split(r"(, and |, or |, | and | or )(?=it |the [a-z ]+? of it )", cond)
+        out = []
+        for i, part in enumerate(clauses):
+            if i % 2:
+                out.append(part)
+                continue
+            owned = re.match(r"the ((?:(?!\bof\b)[a-z ])+?) of it ", part)
+            if part.startswith("it "):
+                predicate = part.removeprefix("it ")
+                plural = agree("you", predicate).removeprefix("you ")
+                plural = re.sub(r"^(are(?: not)?) (an?) (.+)$",
+                                lambda m: f"{m.group(1)} {many}" if (
+                                    many := self._many_of(m.group(3))) else m.group(0),
+                                plural)
+                clause = ("that " if i == 0 else "") + plural
+                rest = predicate
+            elif owned:
+                rest = part[owned.end():]
+                clause = f"whose {owned.group(1)} {rest}"
+            else:
+                return None
+            if re.search(r"\bits?\b", rest):
+                return None
+            out.append(clause)
+        # "that are lakes or are wells" → "that are lakes or wells"
+        text = "".join(out)
+        return re.sub(r"^that (are(?: not)?) ([^,]+?)( or | and )\1 (?!not )", r"that \1 \2\3",
+                      text)
+
+    def _many_of(self, title: str) -> str | None:
+        """The plural of a kind named by its title ("lake" → "lakes")."""
+        for kind, one in self.v.singular.items():
+            if one == title:
+                return self.v.many(kind)
+        return None
 
     def e_arith(self, node: n.Arith) -> str:
         symbols = {"+": "+", "-": "−", "*": "×", "/": "÷"}
