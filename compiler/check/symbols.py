@@ -28,7 +28,7 @@ BUILTIN_VALUES: dict[str, str] = {
 EVENT_VALUES = {"closer": "player"}
 
 PIECE_ATTRS = {"owner": "player", "site": "site", "tile": "tile", "area": "area",
-               "covered": "bool", "above": "piece", "below": "piece"}
+               "covered": "bool", "above": "piece", "below": "piece", "arrived": "bool"}
 SITE_ATTRS = {"tile": "tile", "area": "area"}
 TILE_ATTRS: dict[str, str] = {}
 AREA_KERNEL_ATTRS = {"closed": "bool"}

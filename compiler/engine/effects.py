@@ -152,6 +152,7 @@ class StmtCompiler:
                 q = st.pieces[c]
                 st.pieces[c] = Piece(q.id, q.kind, q.owner, dest[0], dest[1])
             land(st, dest, carried, game)
+            st.turn = st.turn.but(arrived=st.turn.arrived + carried)
             note(env, "moved", rule,
                  f"{_poss(game.seat_name(p.owner))} {game.title(p.kind)} moves from "
                  f"{game.format_site(origin)} to {game.format_site(dest)}"
@@ -480,12 +481,15 @@ def check_site(game: Game, st: State, site: Any) -> None:
         raise RuleError(f"{card} {face} has no site `{site[1]}`")
 
 
-def put(st: State, kind: str, owner: int, site: tuple[Any, str], game: Game | None = None) -> int:
+def put(st: State, kind: str, owner: int, site: tuple[Any, str], game: Game | None = None,
+        arriving: bool = True) -> int:
     """A new piece on a site: on top, or under what must stand above it (see `land`)."""
     pid = st.next_id
     st.next_id += 1
     st.pieces[pid] = Piece(pid, kind, owner, site[0], site[1])
     land(st, site, (pid,), game)
+    if arriving:  # in play; a position being set out says what arrived this turn
+        st.turn = st.turn.but(arrived=st.turn.arrived + (pid,))
     return pid
 
 

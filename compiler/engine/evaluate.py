@@ -516,6 +516,8 @@ class ExprCompiler:
                     return p.cell
                 if name == "area":
                     return game.site_area(st, (p.cell, p.site))
+                if name == "arrived":
+                    return pid in st.turn.arrived
                 stack = st.stack_of((p.cell, p.site))
                 if pid not in stack:
                     return None if name in ("above", "below") else False

@@ -96,6 +96,9 @@ class TurnState(_Model):
     step: str
     taken: int = Field(0, ge=0, le=LIMIT, description="Actions already taken in this step.")
     placed: str | None = Field(None, description="Cell of the tile laid this turn.")
+    arrived: list[str] = Field(default_factory=list, description=(
+        "Pieces put or moved to where they stand during this turn, as `kind@x,y:site` "
+        "(what `it.arrived` reads)."))
     grants: list[GrantState] = Field(default_factory=list)
     pending: list[PendingState] = Field(default_factory=list)
 
@@ -317,7 +320,7 @@ class _Builder:
                     whose = "its owner's" if len(team) == 1 else "its owner's or a partner's"
                     self.bad(path, f"a {g.title(p.kind)} stands only on {whose} "
                                    f"{g.title(below_kind)}; list that first")
-            put(st, p.kind, owner, site, g)
+            put(st, p.kind, owner, site, g, arriving=False)
             on_board[owner][p.kind] = on_board[owner].get(p.kind, 0) + 1
         setup = g.supply_table.rows.get(n, {}) if g.supply_table else {}
         for i, pl in enumerate(self.m.players[:n]):
@@ -550,8 +553,22 @@ class _Builder:
                 else:
                     bindings.append((k, v))
             pending.append(Pending(p.step, index, tuple(bindings)))
+        arrived: list[int] = []
+        for i, text in enumerate(t.arrived):
+            path = f"turn.arrived[{i}]"
+            kind, at, where = text.partition("@")
+            site = self.site(st, path, where) if at else None
+            pid = next((q for q in reversed(st.stack_of(site)) if st.pieces[q].kind == kind
+                        and q not in arrived), None) if site is not None else None
+            if not at:
+                self.bad(path, f"write a piece as kind@x,y:site, not {clip(text)!r}")
+            elif site is not None and pid is None:
+                self.bad(path, f"there is no {clip(kind)} at {clip(where)}")
+            elif pid is not None:
+                arrived.append(pid)
         st.turn = Turn(number=t.number, active=active or 0, step=g.step_index.get(t.step, 0),
-                       taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending))
+                       taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending),
+                       arrived=tuple(arrived))
         ids = [p.id for p in st.pieces.values()]
         st.next_id = max(ids, default=0) + 1
         if t.step in g.step_index:
@@ -799,7 +816,8 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     t = st.turn
     turn = TurnState(number=t.number, player=g.seat_id(t.active), step=g.steps[t.step].id,
                      taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
-                     pending=pending)
+                     pending=pending,
+                     arrived=[g.format_piece(st, pid) for pid in t.arrived if pid in st.pieces])
     stacks = [list(reversed(s)) for s in st.stacks]
     pool = {k: v for k, v in st.pool.items() if k in g.resources and
             g.resources[k].limit is not None}  # an unlimited resource has no pool to count

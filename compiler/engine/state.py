@@ -59,6 +59,9 @@ class Turn:
     grants: tuple[Grant, ...] = ()
     placed: Cell | None = None
     pending: tuple[Pending, ...] = ()
+    # The pieces put or moved to where they stand during this turn (`it.arrived`):
+    # "a pawn that came to a ferry may sail from it in a later turn".
+    arrived: tuple[int, ...] = ()
 
     def but(self, **changes: Any) -> Turn:
         return replace(self, **changes)

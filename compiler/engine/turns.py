@@ -184,7 +184,7 @@ def end_turn(env: Env) -> None:
         return
     nxt = (st.turn.active + 1) % st.players
     st.turn = st.turn.but(number=st.turn.number + 1, active=nxt, step=0, taken=0, grants=(),
-                          placed=None, pending=())
+                          placed=None, pending=(), arrived=())
     env.me = nxt
     _moment(env, "start", "turn", None)
     enter_step(env)

@@ -138,6 +138,8 @@ ATTRS = {
     "owner": "the owner of {x}", "site": "the site of {x}", "tile": "the tile of {x}",
     "area": "the area of {x}", "above": "the piece on {x}", "below": "the piece under {x}",
 }
+# Yes/no attributes of pieces, as what a piece "is" (negated by `negate`).
+PIECE_STATES = {"covered": "is covered", "arrived": "came to where it stands this turn"}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
        ">": "is more than", ">=": "is at least"}
 
@@ -239,8 +241,8 @@ class English:
         x = self(node.obj)
         if node.name in ATTRS:
             return ATTRS[node.name].format(x=x)
-        if node.name == "covered":
-            return agree(x, "is covered")
+        if node.name in PIECE_STATES and node.obj.type == "piece":
+            return agree(x, PIECE_STATES[node.name])
         if node.name == "closed":
             return agree(x, "is closed")
         sentence = self._attribute_sentence(node, x)
@@ -399,6 +401,8 @@ class English:
             return self.e_compare(inner.model_copy(update={"op": flipped[inner.op]}))
         if isinstance(inner, n.Attr) and inner.name in ("covered", "closed"):
             return agree(self(inner.obj), f"is not {inner.name}")
+        if isinstance(inner, n.Attr) and inner.name == "arrived" and inner.obj.type == "piece":
+            return agree(self(inner.obj), "has stood where it is since before this turn")
         if isinstance(inner, n.Attr) and self._attribute_sentence(inner, "x") is not None:
             return negate(self(inner))
         if isinstance(inner, n.Call) and inner.func == "placeable" and not inner.defined:

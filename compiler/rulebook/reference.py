@@ -1012,8 +1012,10 @@ CONSTRUCTS: list[Construct] = [
         shows=("collection", "alias", "within", "owned"), ir=("Collection",)),
     Construct(
         name="attributes", grammar_rule="postfix", group=X, context="expr",
-        summary="A dot reads an attribute: a piece's owner, site, tile or area; an area's "
-                "attributes and held resources; a player's resources.",
+        summary="A dot reads an attribute: a piece's owner, site, tile or area, the piece "
+                "`above` or `below` it, whether it is `covered`, and whether it `arrived` "
+                "(was put or moved where it stands during this turn); an area's attributes "
+                "and held resources; a player's resources.",
         example="count(pawn where it.site.area.keeper == it.owner) + me.gold",
         shows=("attr",), ir=("Attr",)),
     Construct(
