@@ -102,3 +102,14 @@ def test_rules_code_is_highlighted_and_variants_have_what_changes_pages(site: Pa
     assert 'class="compare"' in changes and "../../trian-deluxe/" in changes
     tabs = (site / "trian-family" / "setup" / "index.html").read_text(encoding="utf-8")
     assert "tabbed-set" in tabs and "Deluxe edition: the base game" in tabs
+
+
+def test_an_example_diagram_names_and_colours_the_examples_own_seats(site: Path) -> None:
+    """E119 seats the Sslyx and the Xemh: its diagram says so, not the first seats declared."""
+    html = (site / "trian-new-order" / "exploration" / "index.html").read_text(encoding="utf-8")
+    block = html[html.index('id="example-gate-keeps-emissaries-off"'):]
+    block = block[:block.index("</figure>")]
+    assert "Sslyx’s Mobile Teleport at 0,0:space" in block.replace("&#x27;", "’") or \
+           "Sslyx's Mobile Teleport at 0,0:space" in block.replace("&#x27;", "'")
+    assert "Before: turn 10, Sslyx to play" in block
+    assert "Arvori" not in block

@@ -260,12 +260,13 @@ class RulesetPages:
         if before is None:
             return []
         marks, ghost, arrows, laid = self._move_marks(res)
-        figs = [_figure(board_svg(self.game, before.state, marks=marks, ghost=ghost,
+        # The example's own table: its seats, named and coloured as it lists them.
+        figs = [_figure(board_svg(before.game, before.state, marks=marks, ghost=ghost,
                                   arrows=arrows, max_width=420),
                         f"Before: {self._situation(before)}")]
         if after is not None and after is not before and (res.ruling is None or
                                                            res.ruling.verdict == "LEGAL"):
-            figs.append(_figure(board_svg(self.game, after.state, highlight=laid, max_width=420),
+            figs.append(_figure(board_svg(after.game, after.state, highlight=laid, max_width=420),
                                 f"After: {self._situation(after)}"))
         return ['<div class="diagrams">' + "".join(figs) + "</div>", ""]
 
@@ -313,8 +314,8 @@ class RulesetPages:
         s = pos.situation()
         if s.finished:
             return "the game is over"
-        step = self.game.steps[pos.state.turn.step].title
-        name = self.game.seat_name(pos.state.turn.active)
+        step = pos.game.steps[pos.state.turn.step].title
+        name = pos.game.seat_name(pos.state.turn.active)
         return f"turn {s.turn}, {name} to play, step “{step}”"
 
     def ruling_lines(self, res: ExampleResult) -> list[str]:
