@@ -309,3 +309,21 @@ def test_a_phrase_after_1_keeps_this_turn() -> None:
     texts = [e.text for mv in result.ruling.moves for e in mv.consequences if "yielded" in e.text]
     assert texts and all(t.endswith("yielded 1 this turn") for t in texts), texts
     assert rules
+
+
+def consequences(ruleset: str, example: str) -> list[str]:
+    result = next(r for r in results_for(ruleset) if r.example.id == example)
+    assert result.ruling is not None
+    return [e.text for mv in result.ruling.moves for e in mv.consequences]
+
+
+def test_a_choice_let_pass_is_said_not_lost() -> None:
+    said = consequences("trian_family", "family_recall_none")
+    assert "Quuylto lets pass the choice to take emissaries back" in said
+
+
+def test_a_choice_with_nothing_legal_left_is_said_to_lapse() -> None:
+    said = consequences("trian_conquest", "launch_corvette_free_space")
+    granted = said.index("K'Haarquar may now mine with a Rogue")
+    assert said[granted + 1] == ("K'Haarquar’s choice to mine with a Rogue lapses, as nothing "
+                                 "legal is left to choose")

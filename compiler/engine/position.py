@@ -26,8 +26,8 @@ from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import Grant, State
 from compiler.engine.turns import (
-    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, legal, must_act, offered,
-    start_game,
+    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, lapse, legal,
+    must_act, offered, start_game,
 )
 from compiler.ir.english import English, Vocabulary
 from compiler.ir import model as m
@@ -458,6 +458,7 @@ class Position:
                 if st.turn.actor != st.turn.active:
                     decline(env)
                 else:
+                    lapse(env, st.turn.grants, "declined")
                     end_step(env)
             else:
                 if source == STEP_SOURCE:

@@ -14,7 +14,7 @@ begins, and the turn, then the game, end when their time comes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.actions import CompiledAction, candidates
@@ -75,6 +75,31 @@ def _drop_lost_grants(st: State) -> None:
             if not any(refers_to_lost_piece(st, v) for _, v in g.bindings)))
 
 
+def lapse(env: Env, grants: Iterable[Any], why: str) -> None:
+    """Say that granted choices went unused, so a ruling never loses one silently:
+    "Blue lets pass the choice to fish" (declined), or "… lapses, as
+    nothing legal is left to choose"."""
+    from compiler.engine.effects import _third_person
+    from compiler.ir.english import counted
+    game, st = env.game, env.state
+    for g in grants:
+        if g.remaining <= 0:
+            continue
+        who = game.seat_name(_holder(g, st))
+        said = " or ".join(_third_person(game.actions[a].decl.title) for a in g.actions)
+        if g.remaining > 1 or len(g.actions) > 3:  # "up to 2 more actions: …" was said
+            text = f"{who} lets pass {counted(g.remaining, 'more action', 'more actions')}"
+            if why != "declined":
+                text += ", as nothing legal is left to do"
+        elif why == "declined":
+            text = f"{who} lets pass the choice to {said}"
+        else:
+            text = f"{who}’s {'obligation' if g.must else 'choice'} to {said} lapses, as " \
+                   f"nothing legal is left to choose"
+        note(env, "lapsed", g.rule, text, actions=list(g.actions), player=game.seat_id(
+            _holder(g, st)))
+
+
 def _holder(g: Any, st: State) -> int:
     """The player a grant belongs to."""
     return g.player if g.player is not None else st.turn.active
@@ -125,12 +150,14 @@ def advance(env: Env) -> None:
         lapsed = tuple(g for g in st.turn.grants if g.must and
                        _holder(g, st) == st.turn.actor)
         if lapsed:  # a compulsory choice with nothing legal to choose lapses
+            lapse(env, lapsed, "nothing legal")
             st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g not in lapsed))
             env.me = st.turn.actor
             continue
         if st.turn.actor != st.turn.active:
-            decline(env)
+            decline(env, why="nothing legal")
             continue
+        lapse(env, st.turn.grants, "nothing legal")
         if must_act(game, st):
             step = game.steps[st.turn.step]
             note(env, "skipped", step.rule,
@@ -139,10 +166,11 @@ def advance(env: Env) -> None:
         end_step(env)
 
 
-def decline(env: Env) -> None:
+def decline(env: Env, why: str = "declined") -> None:
     """The out-of-turn player passes: their grants lapse and play goes on."""
     st = env.state
     actor = st.turn.actor
+    lapse(env, [g for g in st.turn.grants if g.player == actor], why)
     st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g.player != actor))
     env.me = st.turn.actor
 
