@@ -7,25 +7,47 @@ from typing import Any
 
 from compiler.ir import model as m
 
+from compiler.library import LIBRARY, events
+from compiler.library.core import MAX_DIE_SIDES, MAX_UPTO  # noqa: F401  (re-exported)
+
 # Kernel vocabulary: names every ruleset can use. Types are the checker's
 # ("set:tile" is a collection of placed tiles). None of these is a game's word.
-BUILTIN_VALUES: dict[str, str] = {
-    "me": "player",          # the active player
+# The builtins live in `compiler/library/`; the board ones below have not moved
+# there yet (slice S1b): their type rules, closures and English are still in the
+# checker, the engine and the English renderer.
+BOARD_VALUES: dict[str, str] = {
     "placed": "tile",        # the tile laid this turn (none before it is laid)
-    "players": "set:player",
     "tiles": "set:tile",     # tiles on the board
     "sites": "set:site",     # every site of every tile on the board
     "pieces": "set:piece",   # every piece on the board
     "areas": "set:area",
-    "pool": "holder",        # the general supply of limited resources
     "drawable": "set:card",  # the tiles a player may take from the stacks now
     "stock": "set:card",     # the tiles still in the stacks
     "frontier": "set:cell",  # empty cells a tile may be laid on
     "rotations": "set:int",
 }
+BOARD_FUNCTIONS = ("neighbours", "faces", "fits", "placeable", "reach", "around",
+                   "reach_across", "reach_sites", "reach_sites_across", "hops", "nearest")
+
+# The order the language reference lists them in (its built-in names table and
+# functions line), until the reference builds its tables from the library alone.
+_VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", "pool",
+                "drawable", "stock", "frontier", "rotations")
+_FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
+                   "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds",
+                   "held", "clockwise", "first", "around", "reach_across", "reach_sites",
+                   "reach_sites_across", "hops", "nearest")
+
+
+def _value_type(name: str) -> str:
+    b = LIBRARY.get(name)
+    return b.returns if b is not None else BOARD_VALUES[name]
+
+
+BUILTIN_VALUES: dict[str, str] = {k: _value_type(k) for k in _VALUE_ORDER}
 
 # Names bound only by some events.
-EVENT_VALUES = {"closer": "player"}
+EVENT_VALUES = {b.name: b.returns for b in events()}
 
 PIECE_ATTRS = {"owner": "player", "site": "site", "tile": "tile", "area": "area",
                "covered": "bool", "above": "piece", "below": "piece", "arrived": "bool"}
@@ -33,16 +55,11 @@ SITE_ATTRS = {"tile": "tile", "area": "area"}
 TILE_ATTRS: dict[str, str] = {}
 AREA_KERNEL_ATTRS = {"closed": "bool"}
 
-FUNCTIONS = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
-             "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds", "held",
-             "clockwise", "first", "around", "reach_across", "reach_sites", "reach_sites_across",
-             "hops", "nearest")
+FUNCTIONS = tuple(f for f in _FUNCTION_ORDER if f in LIBRARY or f in BOARD_FUNCTIONS)
 
 # Limits of the language, checked where a value is written and enforced where
-# it is computed, so no rule can ask the engine for more than a table could hold.
-MAX_DIE_SIDES = 100        # `die(n)`: the largest die made is the 100-sided one
+# it is computed (those of `die` and `upto` live with them, in the library).
 MAX_PLAYERS = 100          # `players A to B`
-MAX_UPTO = 1000            # `upto(n)`: a choice of how many, among at most 1,001 numbers
 
 CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 

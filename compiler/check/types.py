@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from compiler.check.symbols import (
-    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, MAX_DIE_SIDES,
-    MAX_UPTO, PIECE_ATTRS, SITE_ATTRS, TILE_ATTRS, Symbols,
+    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, PIECE_ATTRS,
+    SITE_ATTRS, TILE_ATTRS, Symbols,
 )
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
+from compiler.library import LIBRARY
 
 Report = Callable[..., None]
 
@@ -146,7 +147,8 @@ class TypeChecker:
             return scope[node.id]
         if node.id in BUILTIN_VALUES:
             node.ref = "builtin"
-            return BUILTIN_VALUES[node.id]
+            b = LIBRARY.get(node.id)
+            return b.check(self, node, scope) if b is not None else BUILTIN_VALUES[node.id]
         cat = self.sy.category(node.id)
         if cat == "family":
             self.report(node.loc, "type",
@@ -227,7 +229,10 @@ class TypeChecker:
             for a in node.args:
                 self.expr(a, scope)
             return "any"
-        return getattr(self, f"f_{f}")(node, scope)
+        b = LIBRARY.get(f)
+        if b is not None:
+            return b.check(self, node, scope)
+        return getattr(self, f"f_{f}")(node, scope)  # a board builtin, not yet in the library
 
     def _arity(self, node: n.Call, count: int) -> bool:
         if len(node.args) != count:
@@ -243,80 +248,6 @@ class TypeChecker:
         if alias:
             inner[alias] = elem
         return inner
-
-    def f_count(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "set:any", "what `count` counts")
-        return "int"
-
-    def f_sum(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 2):
-            t = self.expect(node.args[0], scope, "set:any", "the first argument of `sum`")
-            self.expect(node.args[1], self._per_element(node.args[0], element(t), scope), "int",
-                        "what `sum` adds up")
-        return "int"
-
-    def f_top(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 2):
-            t = self.expect(node.args[0], scope, "set:any", "the first argument of `top`")
-            self.expect(node.args[1], self._per_element(node.args[0], element(t), scope), "int",
-                        "the measure `top` compares")
-            return t
-        return "any"
-
-    def _ints(self, node: n.Call, scope: Scope) -> str:
-        if not node.args:
-            self.report(node.loc, "arity", f"`{node.func}` needs at least one argument")
-        for a in node.args:
-            self.expect(a, scope, "int", f"an argument of `{node.func}`")
-        return "int"
-
-    f_min = _ints
-    f_max = _ints
-
-    def f_only(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            return element(self.expect(node.args[0], scope, "set:any", "the argument of `only`"))
-        return "any"
-
-    def f_kinds(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            arg = node.args[0]
-            if not (isinstance(arg, n.Name) and arg.id in self.sy.families):
-                self.report(arg.loc, "type", "`kinds` takes the name of a resource family",
-                            hint=did_you_mean(getattr(arg, "id", ""), self.sy.families))
-            else:
-                arg.type = "family"
-        return "set:kind"
-
-    def f_held(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 2):
-            t = self.expr(node.args[0], scope)
-            if t not in ("player", "area", "holder", "any"):
-                self.report(node.args[0].loc, "type",
-                            f"resources are held by players, areas or the pool, not {words(t)}")
-            self.expect(node.args[1], scope, "kind", "the kind whose amount is read")
-        return "int"
-
-    def f_clockwise(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 2):
-            self.expect(node.args[0], scope, "player", "where the round starts")
-            self.expect(node.args[1], scope, "set:player", "the players put in turn order")
-        return "set:player"
-
-    def f_first(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            return element(self.expect(node.args[0], scope, "set:any", "the argument of `first`"))
-        return "any"
-
-    def f_upto(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "int", "the argument of `upto`")
-            top = _literal_int(node.args[0])
-            if top is not None and top > MAX_UPTO:
-                self.report(node.args[0].loc, "range",
-                            f"`upto` offers a choice of 0 to at most {MAX_UPTO:,}, not {top:,}")
-        return "set:int"
 
     def f_around(self, node: n.Call, scope: Scope) -> str:
         if self._arity(node, 1):
@@ -405,34 +336,6 @@ class TypeChecker:
                         f"`nearest` picks among tiles or sites, but this is {words(got)}")
             return "set:any"
         return got
-
-    def f_die(self, node: n.Call, scope: Scope) -> str:
-        """`die(6)`: a roll, decided by chance and recorded with the move."""
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "int", "the number of sides of `die`")
-            sides = _literal_int(node.args[0])
-            if sides is not None and not 1 <= sides <= MAX_DIE_SIDES:
-                self.report(node.args[0].loc, "range",
-                            f"a die has 1 to {MAX_DIE_SIDES} sides, not {sides:,}")
-        return "int"
-
-    def f_allies(self, node: n.Call, scope: Scope) -> str:
-        """`allies(p)`: p and the partners on p's team (just p when nobody has a team)."""
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "player", "the argument of `allies`")
-        return "set:player"
-
-    def f_captain(self, node: n.Call, scope: Scope) -> str:
-        """`captain(p)`: the first seat of p's team, which holds what the team holds."""
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "player", "the argument of `captain`")
-        return "player"
-
-    def f_supply(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 2):
-            self.expect(node.args[0], scope, "player", "the first argument of `supply`")
-            self.kind_name(node.args[1], ("piece",), "the second argument of `supply`")
-        return "int"
 
     def e_collection(self, node: n.Collection, scope: Scope) -> str:
         src = self.expr(node.source, scope)

@@ -16,10 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from compiler.check.symbols import MAX_DIE_SIDES, MAX_UPTO
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.library import LIBRARY
+from compiler.library.core import UNBOUND as _MISSING
+from compiler.library.core import element_alias as _alias
+from compiler.library.core import restore_var as _restore
 from compiler.kernel.tiles import (FaceInfo, Unreached, hop, placements, unreached, walk,
                                    walk_segments)
 
@@ -122,9 +125,6 @@ def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
-_MISSING = object()
-
-
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -159,21 +159,18 @@ class ExprCompiler:
                     raise RuleError(f"`{name}` has no value here") from None
             return var
         if node.ref == "builtin":
-            return getattr(self, f"b_{name}")()
+            b = LIBRARY.get(name)
+            if b is not None:
+                return b.compile(self, node)
+            return getattr(self, f"b_{name}")()  # a board value, not yet in the library
         if node.ref == "kind":
             return self._kind_collection(node.id, node.category or "", None, None, None)
         raise RuleError(f"unresolved name `{name}`")
 
     # ------------------------------------------------------------ builtins
 
-    def b_me(self) -> Fn:
-        return lambda env: env.me
-
     def b_placed(self) -> Fn:
         return lambda env: env.state.turn.placed
-
-    def b_players(self) -> Fn:
-        return lambda env: tuple(range(env.state.players))
 
     def b_tiles(self) -> Fn:
         return lambda env: tuple(sorted(env.state.board, key=cell_key))
@@ -197,9 +194,6 @@ class ExprCompiler:
     def b_areas(self) -> Fn:
         game = self.game
         return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
-
-    def b_pool(self) -> Fn:
-        return lambda env: POOL
 
     def b_drawable(self) -> Fn:
         return lambda env: tuple(env.state.drawable())
@@ -586,7 +580,10 @@ class ExprCompiler:
     def c_call(self, node: n.Call) -> Fn:
         if node.defined:
             return self._define_call(node)
-        return getattr(self, f"f_{node.func}")(node)
+        b = LIBRARY.get(node.func)
+        if b is not None:
+            return b.compile(self, node)
+        return getattr(self, f"f_{node.func}")(node)  # a board builtin, not yet in the library
 
     def _define_call(self, node: n.Call) -> Fn:
         game = self.game
@@ -611,70 +608,6 @@ class ExprCompiler:
                 env.cites[condition_rule] = None  # type: ignore[index]
             return held
         return condition
-
-    def f_count(self, node: n.Call) -> Fn:
-        arg = node.args[0]
-        # Fast path: features of a kind in an area are counted when areas merge.
-        if isinstance(arg, n.Collection) and isinstance(arg.source, n.Name) \
-                and arg.source.category == "feature" and arg.within is not None \
-                and arg.within.type == "area" and arg.owner is None:
-            kind = arg.source.id
-            area = self(arg.within)
-
-            def count_features(env: Env) -> int:
-                a = area(env)
-                if a is None:
-                    return 0
-                areas = env.state.areas
-                return areas.features[areas.find(a)].get(kind, 0)
-            return count_features
-        if isinstance(arg, n.Collection) and isinstance(arg.source, n.Name) \
-                and arg.source.id == "tiles" and arg.source.ref == "builtin" \
-                and arg.within is not None and arg.within.type == "area":
-            area = self(arg.within)
-            return lambda env: 0 if (a := area(env)) is None else \
-                len(env.state.areas.cells[env.state.areas.find(a)])
-        f = self(arg)
-        return lambda env: len(f(env))
-
-    def _per_element(self, node: n.Call) -> tuple[Fn, Fn, str | None]:
-        return self(node.args[0]), self(node.args[1]), _alias(node.args[0])
-
-    def f_sum(self, node: n.Call) -> Fn:
-        coll, value, alias = self._per_element(node)
-
-        def total(env: Env) -> int:
-            return sum(v for _, v in _each(env, coll, value, alias))
-        return total
-
-    def f_top(self, node: n.Call) -> Fn:
-        coll, value, alias = self._per_element(node)
-
-        def top(env: Env) -> tuple[Any, ...]:
-            scored = list(_each(env, coll, value, alias))
-            if not scored:
-                return ()
-            best = max(v for _, v in scored)
-            return tuple(x for x, v in scored if v == best)
-        return top
-
-    def f_min(self, node: n.Call) -> Fn:
-        args = [self(a) for a in node.args]
-        return lambda env: min((a(env) or 0) for a in args)
-
-    def f_max(self, node: n.Call) -> Fn:
-        args = [self(a) for a in node.args]
-        return lambda env: max((a(env) or 0) for a in args)
-
-    def f_only(self, node: n.Call) -> Fn:
-        f = self(node.args[0])
-
-        def only(env: Env) -> Any:
-            items = f(env)
-            if len(items) != 1:
-                raise RuleError(f"`only` needs exactly one element, found {len(items)}")
-            return items[0]
-        return only
 
     def f_around(self, node: n.Call) -> Fn:
         """The tiles on the board sharing an edge or a corner with a tile."""
@@ -877,132 +810,3 @@ class ExprCompiler:
             best = min(known)
             return tuple(x for x in items if dist[x] == best)
         return nearest
-
-    def f_die(self, node: n.Call) -> Fn:
-        sides = self(node.args[0])
-
-        def die(env: Env) -> int:
-            n_sides = sides(env)
-            # A computed number of sides is bounded here as a written one is by
-            # the checker: the faces are listed, and a roll records one of them.
-            if not isinstance(n_sides, int) or not 1 <= n_sides <= MAX_DIE_SIDES:
-                raise RuleError(f"a die has 1 to {MAX_DIE_SIDES} sides, and this one would have "
-                                f"{'none' if n_sides is None else f'{n_sides:,}'}")
-            faces = [str(i) for i in range(1, n_sides + 1)]
-            return int(env.outcome(faces, None, f"a roll of a {n_sides}-sided die"))
-        return die
-
-    def f_kinds(self, node: n.Call) -> Fn:
-        """The members of a resource family, as values a player may choose."""
-        members = tuple(self.game.families[node.args[0].id])  # type: ignore[attr-defined]
-        return lambda env: members
-
-    def f_held(self, node: n.Call) -> Fn:
-        from compiler.engine.effects import holding
-        holder, kind = self(node.args[0]), self(node.args[1])
-        htype = node.args[0].type
-
-        def held(env: Env) -> int:
-            h, k = holder(env), kind(env)
-            if h is None or k is None:
-                return 0
-            return holding(env.state, h, htype, k)
-        return held
-
-    def f_clockwise(self, node: n.Call) -> Fn:
-        """The players of a collection in turn order, starting from a given player."""
-        start, coll = self(node.args[0]), self(node.args[1])
-
-        def clockwise(env: Env) -> tuple[Any, ...]:
-            n_players = env.state.players
-            first = start(env) or 0
-            chosen = set(coll(env))
-            return tuple(p for p in ((first + i) % n_players for i in range(n_players))
-                         if p in chosen)
-        return clockwise
-
-    def f_first(self, node: n.Call) -> Fn:
-        coll = self(node.args[0])
-
-        def first(env: Env) -> Any:
-            items = coll(env)
-            return items[0] if items else None
-        return first
-
-    def f_upto(self, node: n.Call) -> Fn:
-        """The whole numbers from 0 to n: a choice of how many."""
-        top = self(node.args[0])
-
-        def upto(env: Env) -> tuple[int, ...]:
-            n_top = top(env) or 0
-            if n_top > MAX_UPTO:  # bounded as a written number is by the checker
-                raise RuleError(f"`upto` offers a choice of 0 to at most {MAX_UPTO:,}, "
-                                f"and this one would go to {n_top:,}")
-            return tuple(range(0, max(-1, n_top) + 1))
-        return upto
-
-    def f_allies(self, node: n.Call) -> Fn:
-        who = self(node.args[0])
-        game = self.game
-
-        def allies(env: Env) -> tuple[int, ...]:
-            return _teamed(env, game, game.team_of(env.state.players, who(env)))
-        return allies
-
-    def f_captain(self, node: n.Call) -> Fn:
-        who = self(node.args[0])
-        game = self.game
-
-        def captain(env: Env) -> Any:
-            p = who(env)
-            return None if p is None else \
-                _teamed(env, game, game.team_of(env.state.players, p))[0]
-        return captain
-
-    def f_supply(self, node: n.Call) -> Fn:
-        who = self(node.args[0])
-        kind = node.args[1].id  # type: ignore[attr-defined]
-        return lambda env: env.state.supply[who(env)].get(kind, 0)
-
-
-def _teamed(env: Env, game: Game, team: tuple[int, ...]) -> tuple[int, ...]:
-    """A team read from the teams declaration: where partners made a difference, the
-    rule that declares the teams decided too."""
-    if len(team) > 1 and env.trace is not None and game.teams_decl is not None:
-        rule = game.teams_decl.rule
-        if rule and rule not in env.trace:
-            env.trace.append(rule)
-    return team
-
-
-def _alias(node: Any) -> str | None:
-    if isinstance(node, n.Filtered):
-        return _alias(node.collection)
-    if isinstance(node, n.Collection):
-        return node.alias
-    return None
-
-
-def _restore(vars: dict[str, Any], name: str, saved: Any) -> None:
-    if saved is _MISSING:
-        vars.pop(name, None)
-    else:
-        vars[name] = saved
-
-
-def _each(env: Env, coll: Fn, value: Fn, alias: str | None) -> list[tuple[Any, Any]]:
-    vars = env.vars
-    saved_it = vars.get("it", _MISSING)
-    saved_alias = vars.get(alias, _MISSING) if alias else _MISSING
-    out = []
-    try:
-        for x in coll(env):
-            vars["it"] = x
-            if alias:
-                vars[alias] = x
-            out.append((x, value(env)))
-    finally:
-        _restore(vars, "it", saved_it)
-        if alias:
-            _restore(vars, alias, saved_alias)
-    return out

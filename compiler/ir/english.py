@@ -14,6 +14,7 @@ from typing import Any
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.library import LIBRARY
 
 
 @dataclass
@@ -126,12 +127,13 @@ def agree(subject: str, predicate: str) -> str:
     return f"you {head} {rest}".rstrip()
 
 
+# The board values not yet in the library (slice S1b); the others read themselves.
 BUILTINS = {
-    "me": "you", "placed": "the tile you placed this turn", "players": "the players",
+    "placed": "the tile you placed this turn",
     "tiles": "the tiles", "sites": "the sites", "pieces": "the pieces", "areas": "the areas",
-    "pool": "the pool", "drawable": "the tiles on top of the stacks",
+    "drawable": "the tiles on top of the stacks",
     "stock": "the tiles left in the stacks", "frontier": "the empty positions next to the board",
-    "rotations": "the possible turns", "closer": "the player who closed it", "it": "it",
+    "rotations": "the possible turns", "it": "it",
 }
 
 ATTRS = {
@@ -234,8 +236,15 @@ class English:
         if node.ref == "kind":
             return f"the {self.v.many(node.id)}"
         if node.ref == "builtin" or node.id in ("closer", "it"):
-            return BUILTINS.get(node.id, node.id)
+            return self.value_words(node)
         return node.id.replace("_", " ")
+
+    def value_words(self, node: n.Name) -> str:
+        """A builtin value (`me`, `tiles`) or `it`, in words."""
+        b = LIBRARY.get(node.id)
+        if b is not None and b.value:
+            return b.english(self, node)
+        return BUILTINS.get(node.id, node.id)
 
     def e_attr(self, node: n.Attr) -> str:
         x = self(node.obj)
@@ -276,7 +285,7 @@ class English:
             src = node.source
             if isinstance(src, n.Name) and src.ref in ("kind", "builtin"):
                 noun = self.v.many(src.id) if src.ref == "kind" else \
-                    BUILTINS.get(src.id, src.id).removeprefix("the ")
+                    self.value_words(src).removeprefix("the ")
             else:
                 noun = self(src).removeprefix("the ")
             if node.owner is not None:
@@ -428,37 +437,16 @@ class English:
 
     def e_compare(self, node: n.Compare) -> str:
         left, right = node.left, node.right
-        if isinstance(left, n.Call) and left.func == "count" and isinstance(right, n.Number):
-            what = self.collection(left.args[0])
-            if node.op == ">" and right.value == 0:
-                return f"there is at least one of {what}"
-            if node.op == "==" and right.value == 0:
-                return f"there are no {what.removeprefix('the ')}"
-            if node.op == "==" and right.value == 1:
-                return f"there is exactly one of {what}"
-            if node.op == ">" and right.value == 1:
-                return f"there are several of {what}"
-        if isinstance(left, n.Call) and left.func == "supply" and isinstance(right, n.Number) \
-                and node.op == ">" and right.value == 0:
-            who = self(left.args[0])
-            kind = left.args[1].id  # type: ignore[attr-defined]
-            owner = "your" if who == "you" else _possessive(who)
-            return f"{owner} supply has {article(self.v.one(kind))}"
+        if isinstance(left, n.Call) and left.func in LIBRARY:
+            said = LIBRARY[left.func].english_compared(self, node)
+            if said is not None:
+                return said
         if isinstance(left, n.Attr) and left.name in self.v.plural and isinstance(right, n.Number) \
                 and right.value == 0 and node.op in (">", "==", "<="):
             owner = self(left.obj)
             if node.op == ">":
                 return agree(owner, f"holds at least one {self.v.one(left.name)}")
             return agree(owner, f"holds no {self.v.many(left.name)}")
-        if isinstance(left, n.Call) and left.func == "supply" and isinstance(right, n.Number) \
-                and node.op in ("==", "<=") and right.value == 0:
-            who = self(left.args[0])
-            kind = left.args[1].id  # type: ignore[attr-defined]
-            owner = "your" if who == "you" else _possessive(who)
-            return f"{owner} supply has no {self.v.one(kind)} left"
-        if isinstance(left, n.Call) and left.func == "count" and isinstance(right, n.Number) \
-                and node.op == "<=" and right.value == 0:
-            return f"there are no {self.collection(left.args[0]).removeprefix('the ')}"
         return agree(self(left), f"{OPS[node.op]} {self(right)}")
 
     def e_is_kind(self, node: n.IsKind, negate: bool = False) -> str:
@@ -505,21 +493,9 @@ class English:
                 return text
             return f"{node.func.replace('_', ' ')}({', '.join(self(a) for a in args)})"
         f = node.func
-        if f == "count":
-            return f"the number of {self.collection(args[0]).removeprefix('the ')}"
-        if f == "sum":
-            return f"the sum, over {self.collection(args[0])}, of {self._element(args[0])(args[1])}"
-        if f == "top":
-            measure = self._element(args[0])(args[1])
-            if measure.startswith("the number of "):
-                return f"those of {self.collection(args[0])} with the most " \
-                       f"{measure.removeprefix('the number of ')}"
-            return f"those of {self.collection(args[0])} for whom {measure} is highest"
-        if f in ("min", "max"):
-            word = "smallest" if f == "min" else "largest"
-            return f"the {word} of {', '.join(self(a) for a in args)}"
-        if f == "only":
-            return f"the single one of {self.collection(args[0])}"
+        b = LIBRARY.get(f)
+        if b is not None:
+            return b.english(self, node)
         if f == "around":
             return f"the tiles sharing an edge or a corner with {self(args[0])}"
         if f == "neighbours":
@@ -535,33 +511,12 @@ class English:
             return said
         if f == "nearest":
             return f"of {self.collection(args[1])}, those nearest to {self(args[0])}"
-        if f == "kinds":
-            return f"the kinds of {self.v.many(args[0].id)}"  # type: ignore[attr-defined]
-        if f == "held":
-            return f"what {agree(self(args[0]), 'holds')} of {self(args[1])}"
-        if f == "clockwise":
-            return f"{self.collection(args[1])} in turn order from {self(args[0])}"
-        if f == "first":
-            return f"the first of {self.collection(args[0])}"
-        if f == "upto":
-            return f"a number from 0 to {self(args[0])}"
-        if f == "die":
-            return f"a roll of a {self(args[0])}-sided die"
-        if f == "allies":
-            return f"{self(args[0])} and their partners"
-        if f == "captain":
-            return f"the team of {self(args[0])}"
         if f == "faces":
             return f"the faces of {self(args[0])}"
         if f == "fits":
             return f"every edge of {self(args[0])} matches the tiles it touches"
         if f == "placeable":
             return f"{self(args[0])} fits somewhere"
-        if f == "supply":
-            who = self(args[0])
-            kind = args[1].id  # type: ignore[attr-defined]
-            owner = "your" if who == "you" else _possessive(who)
-            return f"the number of {self.v.many(kind)} in {owner} supply"
         return f"{f}({', '.join(self(a) for a in args)})"
 
     # -------------------------------------------------------- statements

@@ -15,6 +15,7 @@ from typing import Any
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import English, Vocabulary, article
+from compiler.library import LIBRARY
 from compiler.load import REPO_ROOT
 from compiler.rulebook.links import Index
 
@@ -289,9 +290,10 @@ class Formal:
         """A per-player measure, where `it` is each player in turn."""
         if isinstance(e, n.Attr) and isinstance(e.obj, n.Name) and e.obj.id == "it":
             return self.vocab.many(e.name)
-        if isinstance(e, n.Call) and e.func == "supply" and isinstance(e.args[0], n.Name) \
-                and e.args[0].id == "it":
-            return f"{self.vocab.many(e.args[1].id)} left in supply"  # type: ignore[attr-defined]
+        if isinstance(e, n.Call) and e.func in LIBRARY:
+            said = LIBRARY[e.func].measure_words(self, e)
+            if said is not None:
+                return said
         return self.en(e)
 
 

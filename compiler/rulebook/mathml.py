@@ -46,7 +46,8 @@ from pydantic import BaseModel
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.ir.english import BUILTINS, English, Vocabulary, article
+from compiler.ir.english import English, Vocabulary, article
+from compiler.library import LIBRARY
 
 # What a variable is called after its type, when it is the only one of its type.
 TYPE_WORDS = {
@@ -296,7 +297,7 @@ class MathML:
         if isinstance(node, n.Name) and node.ref == "kind":
             return self._noun(node.id)
         if isinstance(node, n.Name) and node.ref == "builtin":
-            return esc(BUILTINS.get(node.id, node.id).removeprefix("the "))
+            return esc(self.en.value_words(node).removeprefix("the "))
         if isinstance(node, n.Call) and node.defined:
             return self._define_term(node)
         if isinstance(node, (n.Collection, n.Filtered)):
@@ -469,28 +470,11 @@ class MathML:
         return f"<mrow>{_mo('{')}{table}</mrow>"
 
     def _call(self, node: n.Call) -> list[str]:
-        f, args = node.func, node.args
         if node.defined:
             return [_mtext(self._define_term(node))]
-        if f == "count" and args:
-            return [_mtext(self._phrase(args[0]))]
-        if f in ("min", "max"):
-            inner: list[str] = []
-            for i, a in enumerate(args):
-                if i:
-                    inner.append(_mo(","))
-                inner.append(self._operand(a, "frac"))
-            return [f"<mi>{f}</mi>", _mo(APPLY), _fenced(inner)]
-        if f == "sum" and len(args) == 2:
-            over = f"<munder>{_mo(chr(0x2211))}{_mtext(self._phrase(args[0]))}</munder>"
-            return [over, self._operand(args[1], "*")]
-        if f == "supply" and len(args) == 2 and isinstance(args[1], n.Name):
-            who = args[0]
-            noun = self._noun(args[1].id)
-            if isinstance(who, n.Name) and who.ref == "builtin" and who.id == "me":
-                return [_mtext(f"{noun} in your supply")]
-            said = self.en(who)
-            if said.startswith("the ") or said == "it":
-                return [_mtext(f"{noun} in supply")]
-            return [_mtext(f"{noun} in {esc(_poss(said))} supply")]
+        b = LIBRARY.get(node.func)
+        if b is not None:
+            said = b.mathml(self, node)
+            if said is not None:
+                return said
         return [_mtext(self._say(node))]
