@@ -372,21 +372,25 @@ class Die(Builtin):
         return f"a roll of a {en(node.args[0])}-sided die"
 
 
+# Where the examples of `kinds` and `held` go: a family of resources to choose among.
+_GEMS = """
+    resource ruby "ruby" plural "rubies" limit 5
+    resource jade "jade" plural "jades" limit 5
+    family gem "gem" plural "gems" of ruby, jade
+    at end of turn {
+        for each k in kinds(gem) as g where held(me, g) > 2 {
+            give 1 k from me to pool
+        }
+    }
+"""
+
+
 @register
 class Kinds(Builtin):
     name, group, returns = "kinds", "resources", "set:kind"
     summary = "The members of a resource family, as values a player may choose among."
     example = "kinds(gem)"
-    setting = """
-        resource ruby "ruby" plural "rubies" limit 5
-        resource jade "jade" plural "jades" limit 5
-        family gem "gem" plural "gems" of ruby, jade
-        at end of turn {
-            for each k in EXAMPLE {
-                give 1 k from me to pool
-            }
-        }
-    """
+    setting = _GEMS.replace("kinds(gem) as g where held(me, g) > 2", "EXAMPLE")
 
     def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
         from compiler.diagnostics import did_you_mean
@@ -412,7 +416,8 @@ class Kinds(Builtin):
 class Held(Builtin):
     name, group, returns = "held", "resources", "int"
     summary = "How much of a resource kind (often a chosen one) a player, an area or the pool holds."
-    example = "held(me, gold)"
+    example = "held(me, g)"
+    setting = _GEMS.replace("held(me, g)", "EXAMPLE")
 
     def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
         from compiler.check.types import words
