@@ -28,25 +28,38 @@ def test_no_game_words_in_the_compiler(path: Path) -> None:
     assert not hits, "\n".join(hits)
 
 
+def english_readings(ruleset: m.Ruleset) -> list[tuple[str, str]]:
+    """Every condition, choice and effect of every declaration, read in English.
+
+    Each reading comes with a label saying whose it is (the rule, the declaration and
+    the part), so that `tests/test_snapshots.py` can keep them as a readable list.
+    """
+    en = English(Vocabulary.of(ruleset))
+    out: list[tuple[str, str]] = []
+    ordinal: dict[tuple[str | None, str], int] = {}
+    for d in ruleset.all_decls():
+        key = (d.rule, d.decl)
+        ordinal[key] = ordinal.get(key, 0) + 1
+        who = f"{d.rule} {d.decl} {getattr(d, 'id', None) or ordinal[key]}"
+        if isinstance(d, m.Action):
+            out += [(f"{who} choice {p.name}", en.collection(p.domain)) for p in d.params]
+            out += [(f"{who} requires", en(r.cond)) for r in d.requires]
+            out += [(f"{who} effect", t) for t in en.block(d.effects)]
+        elif isinstance(d, m.Forbid):
+            out.append((f"{who} when", en(d.cond)))
+        elif isinstance(d, m.Trigger):
+            out += [(f"{who} effect", t) for t in en.block(d.body)]
+            if d.where is not None:
+                out.append((f"{who} where", en(d.where)))
+        elif isinstance(d, m.Define):
+            out.append((f"{who} is", en(d.expr)))
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(ruleset_dirs()))
 def test_every_declaration_reads_in_english(name: str) -> None:
     """No IR node renders as a stub: every condition and effect becomes a sentence."""
-    ruleset = load_ruleset(name)
-    en = English(Vocabulary.of(ruleset))
-    texts = []
-    for d in ruleset.all_decls():
-        if isinstance(d, m.Action):
-            texts += [en.collection(p.domain) for p in d.params]
-            texts += [en(r.cond) for r in d.requires]
-            texts += en.block(d.effects)
-        elif isinstance(d, m.Forbid):
-            texts.append(en(d.cond))
-        elif isinstance(d, m.Trigger):
-            texts += en.block(d.body)
-            if d.where is not None:
-                texts.append(en(d.where))
-        elif isinstance(d, m.Define):
-            texts.append(en(d.expr))
+    texts = [text for _, text in english_readings(load_ruleset(name))]
     assert texts
     for t in texts:
         assert t and "None" not in t and "{" not in t and "()" not in t, t
