@@ -10,7 +10,7 @@
     rulebook adjudicate RULESET POSITION MOVE
     rulebook replay RULESET POSITION        the position reached, with scores
     rulebook play RULESET --players N --seed S
-    rulebook bench RULESET
+    rulebook bench RULESET [--compare FILE | --record FILE]  speed; against a baseline
     rulebook schema                         the JSON Schema of position files
 
 POSITION is a position file (JSON) or a game record: the position after the
@@ -573,19 +573,113 @@ def play(ruleset: str,
         out.print(table)
 
 
-@app.command()
-def bench(ruleset: str, games: Annotated[int, typer.Option(min=1)] = 30,
+@app.command(help=(
+    "Measure: games per second, time per move early and late, adjudication, compile time."
+    "\n\nWith --compare FILE the same seeded games are played again and judged against the "
+    "baseline's decisions per second (allowed: 7 % slower; exit 1 if slower); with --record FILE "
+    "the figures become that baseline. Timings depend on the machine and on what else runs on "
+    "it: compare only with a baseline recorded on the same machine."))
+def bench(ruleset: str,
+          games: Annotated[Optional[int], typer.Option(
+              min=1, help="Random games to play (default 30; with --compare, the baseline's).")]
+          = None,
           players: Annotated[Optional[int], typer.Option(
               help="Players per game (default: 4, or the nearest count the ruleset allows).")]
-          = None) -> None:
-    """Measure: games per second, time per move early and late, adjudication, compile time."""
-    from compiler.engine.bench import run_bench
+          = None,
+          compare: Annotated[Optional[Path], typer.Option(
+              help="A baseline file (.ci/bench_baseline.json): measure again, best of --runs, "
+                   "and exit 1 if decisions per second fell more than 7 % below the baseline's. "
+                   "Timings depend on the machine: compare only with a baseline recorded on it.")]
+          = None,
+          record: Annotated[Optional[Path], typer.Option(
+              help="Measure --runs times and write the best run's figures for this ruleset into "
+                   "this baseline file (other rulesets' figures in it are kept).")] = None,
+          runs: Annotated[int, typer.Option(
+              min=1, max=9, help="Runs for --compare and --record; --compare stops at the "
+                                 "first run that keeps up with the baseline.")] = 3) -> None:
+    """`rulebook bench`: a table of figures, or a baseline recorded or compared with."""
+    from compiler.engine.bench import MARGIN, Baseline, best, compare as judge, measure
     rules = _rules(ruleset)
-    report = run_bench(ruleset, games=games, players=_players(rules, players))
-    table = Table("measure", "value", title=f"Benchmark: {rules.ruleset.id}")
-    for k, v in report.items():
-        table.add_row(k, v)
-    out.print(table)
+    name = rules.ruleset.id
+    if compare is not None and record is not None:
+        _refuse("give --compare or --record, not both")
+    if compare is None and record is None:
+        report = measure(ruleset, games or 30, _players(rules, players)).report()
+        table = Table("measure", "value", title=f"Benchmark: {name}")
+        for k, v in report.items():
+            table.add_row(k, v)
+        out.print(table)
+        return
+    path = compare if compare is not None else record
+    assert path is not None
+    baseline = Baseline()
+    if compare is not None or path.exists():
+        text, _ = _read(str(path))
+        from pydantic import ValidationError
+        try:
+            baseline = Baseline.model_validate_json(text)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            _refuse(f"{path}: not a bench baseline: {where + ': ' if where else ''}{first['msg']}")
+    if record is not None:
+        count = _players(rules, players)
+        figures = [measure(ruleset, games or 30, count).figures() for _ in range(runs)]
+        baseline.rulesets[name] = best(figures)
+        baseline.machine = _machine()
+        baseline.recorded = time.strftime("%Y-%m-%d")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(baseline.model_dump_json(by_alias=True, indent=2) + "\n",
+                            encoding="utf-8")
+        except OSError as e:
+            _fail(_os_problem(path, e))
+        out.print(f"{name}: {baseline.rulesets[name].decisions_per_second:g} decisions per "
+                  f"second (best of {runs} runs: "
+                  f"{', '.join(f'{r:g}' for r in baseline.rulesets[name].every_run)}), "
+                  f"written to {path}. Timings depend on the machine: {baseline.machine}.")
+        return
+    was = baseline.rulesets.get(name)
+    if was is None:
+        _refuse(f"{path} has no figures for {name}; it has: "
+                f"{', '.join(sorted(baseline.rulesets)) or 'none'}. Record them with "
+                f"`rulebook bench {name} --record {path}`.")
+    for given, kept, option in ((games, was.games, "--games"), (players, was.players, "--players")):
+        if given is not None and given != kept:
+            _refuse(f"the baseline was measured with {option} {kept}; leave {option} out to "
+                    f"compare like for like")
+    out.print(f"Comparing {name} with {path} (recorded {baseline.recorded or 'on an unnamed day'} "
+              f"on {baseline.machine or 'an unnamed machine'}). Timings depend on the machine "
+              f"and on what else runs on it: only a baseline from this machine compares.")
+    tried = []
+    for i in range(runs):
+        tried.append(measure(ruleset, was.games, was.players).figures())
+        now = best(tried)
+        verdict = judge(was, now, MARGIN)
+        out.print(f"run {i + 1} of at most {runs}: {tried[-1].decisions_per_second:g} decisions "
+                  f"per second")
+        if not verdict.slower:
+            break
+    out.print(f"best of {len(tried)} run(s):")
+    for line in verdict.lines:
+        out.print("  " + line, markup=False)
+    if verdict.slower:
+        _fail(f"{name} is more than {MARGIN:.0%} slower than the baseline: "
+              f"{verdict.lines[0]}", FAILED)
+
+
+def _machine() -> str:
+    """Where a baseline was measured, in words: timings only compare on the same machine."""
+    import platform
+    cpu = platform.processor()
+    try:
+        cpu = next((line.split(":", 1)[1].strip() for line in
+                    Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+                    if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return f"{platform.system()} {platform.machine()}, {cpu or 'an unnamed processor'}, " \
+           f"{os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:

@@ -5,6 +5,13 @@ Measured on random legal games (seeded, so runs compare, and played the way
 the time per decision early and late in a game (late boards are bigger),
 the time to adjudicate moves on a full board, and the time to compile the
 ruleset from its files.
+
+A baseline of these figures (`.ci/bench_baseline.json`) lets a change that
+should not slow the engine be checked against it: `compare` says whether
+decisions per second fell by more than a margin. Timings depend on the machine
+and on what else runs on it, so a baseline only compares with runs on the
+machine that recorded it, and each side takes the best of a few runs (the
+least disturbed: interference only ever slows a run down).
 """
 
 from __future__ import annotations
@@ -12,12 +19,141 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.engine.position import Position, Rules
 from compiler.load import load_ruleset
 
+MARGIN = 0.07   # how much slower than the baseline a run may be before `compare` fails
+COMPARED = "decisions per second"
+
+
+@dataclass
+class Measurement:
+    """One bench run: the raw timings, from which the table and the key figures are read."""
+
+    games: int
+    players: int
+    decisions: int
+    elapsed: float
+    early: list[float]
+    late: list[float]
+    judged: list[float]
+    compile_time: float
+
+    def report(self) -> dict[str, str]:
+        """The table `rulebook bench` prints."""
+        def ms(xs: list[float]) -> str:
+            if not xs:
+                return "n/a"
+            return f"median {statistics.median(xs) * 1000:.2f} ms, p95 " \
+                   f"{sorted(xs)[int(len(xs) * .95)] * 1000:.2f} ms ({len(xs)} samples)"
+
+        return {
+            "games": f"{self.games} random {self.players}-player games, "
+                     f"{self.decisions} decisions",
+            "games per second": f"{self.games / self.elapsed:.1f}",
+            "decisions per second": f"{self.decisions / self.elapsed:.0f}",
+            "time per decision, early (first quarter of tiles)": ms(self.early),
+            "time per decision, late (last quarter of tiles)": ms(self.late),
+            "adjudication on a full board": ms(self.judged),
+            "compile time (parse, check, build tables)": f"{self.compile_time * 1000:.0f} ms",
+        }
+
+    def figures(self) -> Figures:
+        """The key figures, as numbers, for a baseline."""
+        def median_ms(xs: list[float]) -> float | None:
+            return round(statistics.median(xs) * 1000, 3) if xs else None
+
+        return Figures(games=self.games, players=self.players, decisions=self.decisions,
+                       decisions_per_second=round(self.decisions / self.elapsed, 1),
+                       games_per_second=round(self.games / self.elapsed, 2),
+                       early_decision_ms=median_ms(self.early),
+                       late_decision_ms=median_ms(self.late),
+                       adjudication_ms=median_ms(self.judged),
+                       compile_ms=round(self.compile_time * 1000, 1))
+
+
+class Figures(BaseModel):
+    """The key figures of one ruleset's bench run, as a baseline file keeps them."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    games: int = Field(ge=1)
+    players: int = Field(ge=1)
+    decisions: int = Field(ge=0)
+    decisions_per_second: float = Field(gt=0, alias="decisions per second")
+    games_per_second: float = Field(gt=0, alias="games per second")
+    early_decision_ms: float | None = Field(None, alias="median ms per decision, early")
+    late_decision_ms: float | None = Field(None, alias="median ms per decision, late")
+    adjudication_ms: float | None = Field(None, alias="median ms per adjudication, full board")
+    compile_ms: float = Field(ge=0, alias="compile ms")
+    every_run: list[float] = Field([], alias="decisions per second, every run")
+
+
+class Baseline(BaseModel):
+    """`.ci/bench_baseline.json`: figures per ruleset, and where they were measured."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    about: str = ("Key figures of `rulebook bench RULESET`, the best of several runs. Timings "
+                  "depend on the machine: compare only with runs on the machine named here.")
+    machine: str = ""
+    recorded: str = ""
+    rulesets: dict[str, Figures] = {}
+
+
+def best(runs: Sequence[Figures]) -> Figures:
+    """The least disturbed of several runs (the most decisions per second), with every run's
+    rate kept beside it."""
+    top = max(runs, key=lambda f: f.decisions_per_second)
+    return top.model_copy(update={"every_run": [f.decisions_per_second for f in runs]})
+
+
+@dataclass
+class Verdict:
+    """Whether a new measurement keeps up with the baseline, said in lines of text."""
+
+    slower: bool
+    lines: list[str]
+
+
+def compare(baseline: Figures, now: Figures, margin: float = MARGIN) -> Verdict:
+    """Fail when decisions per second fell more than `margin` below the baseline's.
+
+    Only the rate is judged (it covers playing, listing moves and judging them); the
+    other figures are shown beside it to help read a failure.
+    """
+    floor = baseline.decisions_per_second * (1 - margin)
+    change = now.decisions_per_second / baseline.decisions_per_second - 1
+    slower = now.decisions_per_second < floor
+    lines = [f"{COMPARED}: baseline {baseline.decisions_per_second:g}, now "
+             f"{now.decisions_per_second:g} ({change:+.1%}); allowed: down to {floor:.1f} "
+             f"({margin:.0%} slower than the baseline) -> " + ("TOO SLOW" if slower else "ok")]
+    for label, key in (("median ms per decision, early", "early_decision_ms"),
+                       ("median ms per decision, late", "late_decision_ms"),
+                       ("median ms per adjudication, full board", "adjudication_ms"),
+                       ("compile ms", "compile_ms")):
+        was, is_ = getattr(baseline, key), getattr(now, key)
+        if was is not None and is_ is not None:
+            lines.append(f"{label}: baseline {was:g}, now {is_:g} (shown, not judged)")
+    if (now.games, now.players) != (baseline.games, baseline.players):
+        lines.append(f"note: the baseline played {baseline.games} {baseline.players}-player "
+                     f"games, this run {now.games} {now.players}-player games; the rates do not "
+                     f"compare like for like")
+    elif now.decisions != baseline.decisions:
+        lines.append(f"note: the same seeded games took {baseline.decisions} decisions in the "
+                     f"baseline and {now.decisions} now: the engine plays differently, so the "
+                     f"rates do not compare like for like")
+    return Verdict(slower, lines)
+
 
 def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
+    return measure(name, games, players).report()
+
+
+def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
     t0 = time.perf_counter()
     ruleset = load_ruleset(name)
     rules = Rules(ruleset)
@@ -47,7 +183,7 @@ def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
                 full_board = pos
     elapsed = time.perf_counter() - t0
 
-    judged = []
+    judged: list[float] = []
     if full_board is not None:
         candidates = [full_board.notation(m) for m in full_board.legal_moves()][:20]
         # and some that are not legal: the same moves aimed far off the board
@@ -57,18 +193,4 @@ def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
             full_board.adjudicate(text)
             judged.append(time.perf_counter() - t)
 
-    def ms(xs: list[float]) -> str:
-        if not xs:
-            return "n/a"
-        return f"median {statistics.median(xs) * 1000:.2f} ms, p95 " \
-               f"{sorted(xs)[int(len(xs) * .95)] * 1000:.2f} ms ({len(xs)} samples)"
-
-    return {
-        "games": f"{games} random {players}-player games, {decisions} decisions",
-        "games per second": f"{games / elapsed:.1f}",
-        "decisions per second": f"{decisions / elapsed:.0f}",
-        "time per decision, early (first quarter of tiles)": ms(early),
-        "time per decision, late (last quarter of tiles)": ms(late),
-        "adjudication on a full board": ms(judged),
-        "compile time (parse, check, build tables)": f"{compile_time * 1000:.0f} ms",
-    }
+    return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time)
