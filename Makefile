@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-.PHONY: rulebook test fuzz serve bench clean
+.PHONY: rulebook test fuzz serve bench bench-compare clean
 rulebook: $(STAMP)
 	$(VENV)/bin/rulebook build
 
@@ -32,6 +32,12 @@ serve: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/rulebook bench trian_deluxe
+
+# Not a test: timings depend on the machine. Fails if either ruleset plays more than 7 % slower
+# than .ci/bench_baseline.json (recorded with `rulebook bench RULESET --record FILE`).
+bench-compare: $(STAMP)
+	$(VENV)/bin/rulebook bench trian_deluxe --compare .ci/bench_baseline.json
+	$(VENV)/bin/rulebook bench trian_new_order --compare .ci/bench_baseline.json
 
 clean:
 	rm -rf build $(VENV)
