@@ -678,8 +678,10 @@ def _machine() -> str:
                     if line.startswith("model name")), cpu)
     except OSError:
         pass
+    load = f", load average {os.getloadavg()[0]:.1f} while recording" \
+        if hasattr(os, "getloadavg") else ""
     return f"{platform.system()} {platform.machine()}, {cpu or 'an unnamed processor'}, " \
-           f"{os.cpu_count()} cores, Python {platform.python_version()}"
+           f"{os.cpu_count()} cores, Python {platform.python_version()}{load}"
 
 
 def main() -> None:
