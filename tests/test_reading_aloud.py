@@ -71,6 +71,8 @@ class Leaks:
             (re.compile(r"\byou (is|has|does|was|holds|receives)\b"), "“you” with “is”"),
             (re.compile(r"\b(required|forbidden): "), "a formula instead of a reason"),
             (re.compile(r"\b1 (thi|hi|bonu|ga)\b"), "a word cut short as if plural"),
+            (re.compile(r"\bit[’']s (supply|\w+ points)\b"), "“it’s” for “its”"),
+            (re.compile(r"\b(the team of you|you and their partners)\b"), "“you” as a third person"),
             (re.compile(r"\b(\S+ \S+ \S+) (?:is|are) \1\)"), "a value said to equal itself"),
         ]
         self.titles = [t for t in (ruleset.title, ruleset.subtitle) if t]

@@ -656,4 +656,6 @@ def _reads(node: Any) -> set[str]:
 def _possessive(x: str) -> str:
     if x == "you":
         return "your"
+    if x == "it":
+        return "its"
     return f"{x}’" if x.endswith("s") else f"{x}’s"

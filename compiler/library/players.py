@@ -173,7 +173,8 @@ class Allies(Builtin):
         return allies
 
     def english(self, en: English, node: n.Call) -> str:
-        return f"{en(node.args[0])} and their partners"
+        who = en(node.args[0])
+        return "you and your partners" if who == "you" else f"{who} and their partners"
 
 
 @register
@@ -199,7 +200,8 @@ class Captain(Builtin):
         return captain
 
     def english(self, en: English, node: n.Call) -> str:
-        return f"the team of {en(node.args[0])}"
+        who = en(node.args[0])
+        return "your team" if who == "you" else f"the team of {who}"
 
 
 @register
