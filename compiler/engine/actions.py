@@ -117,21 +117,6 @@ def _explained(why: Any) -> Reason | None:
         return None
 
 
-def names_in(node: Any) -> set[str]:
-    """Variable names an expression mentions."""
-    out: set[str] = set()
-    if isinstance(node, n.Name) and node.ref == "var":
-        out.add(node.id)
-    if isinstance(node, n.Node):
-        for value in node.__dict__.values():
-            for v in value if isinstance(value, list) else [value]:
-                if isinstance(v, tuple):
-                    v = v[1]
-                if isinstance(v, n.Node):
-                    out |= names_in(v)
-    return out
-
-
 def compile_action(game: Game, d: m.Action) -> CompiledAction:
     params = []
     for p in d.params:
@@ -140,7 +125,7 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
                             t if p.subset else t[4:], p))
     names = [p.name for p in params]
     requires = [Requirement(game.expr(r.cond), r.rule, r.message,
-                            frozenset(names_in(r.cond) & set(names)), r.cond)
+                            frozenset(n.names_in(r.cond) & set(names)), r.cond)
                 for r in d.requires]
     action = CompiledAction(d.id, d, params, requires, game.stmt.block(d.effects),
                             arrivals_of(game, d.effects))

@@ -151,7 +151,7 @@ class Explainer:
 
     def bound(self, node: Any, ctx: Ctx) -> bool:
         """Whether every variable the node reads has a value here."""
-        return all(name in ctx.vars for name in _names(node))
+        return all(name in ctx.vars for name in n.names_in(node))
 
     # ------------------------------------------------------------ in words
 
@@ -904,20 +904,6 @@ def _informative(deeper: str, title: str) -> bool:
     and not "X is X", which only says a value equals itself."""
     same = re.fullmatch(r"(.+) (?:is|are) \1", deeper)
     return bool(deeper) and deeper not in title and same is None
-
-
-def _names(node: Any) -> set[str]:
-    out: set[str] = set()
-    if isinstance(node, n.Name) and node.ref == "var":
-        out.add(node.id)
-    if isinstance(node, n.Node):
-        for value in node.__dict__.values():
-            for v in value if isinstance(value, list) else [value]:
-                if isinstance(v, tuple):
-                    v = v[1]
-                if isinstance(v, n.Node):
-                    out |= _names(v)
-    return out
 
 
 def _element(coll: Any, value: Any) -> dict[str, Any]:

@@ -344,6 +344,21 @@ Statement = Annotated[
     Field(discriminator="node"),
 ]
 
+def names_in(node: object) -> set[str]:
+    """The variable names an expression mentions (what must be bound to evaluate it)."""
+    out: set[str] = set()
+    if isinstance(node, Name) and node.ref == "var":
+        out.add(node.id)
+    if isinstance(node, Node):
+        for value in node.__dict__.values():
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, tuple):
+                    v = v[1]
+                if isinstance(v, Node):
+                    out |= names_in(v)
+    return out
+
+
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
                IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
                GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply):
