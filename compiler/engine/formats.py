@@ -157,6 +157,22 @@ class _Builder:
             self.bad(path, str(e))
             return None
 
+    def piece(self, st: State, path: str, text: str, skip: list[int] | None = None) -> Any:
+        """The piece written `kind@x,y:site`: the topmost of that kind there (passing over
+        those in `skip`, already named), or None with the problem reported."""
+        kind, at, where = text.partition("@")
+        if not at:
+            self.bad(path, f"write a piece as kind@x,y:site, not {clip(text)!r}")
+            return None
+        site = self.site(st, path, where)
+        if site is None:
+            return None
+        pid = next((q for q in reversed(st.stack_of(site)) if st.pieces[q].kind == kind
+                    and q not in (skip or ())), None)
+        if pid is None:
+            self.bad(path, f"there is no {clip(kind)} at {clip(where)}")
+        return pid
+
     def site(self, st: State, path: str, text: str) -> Any:
         if ":" not in text:
             self.bad(path, f"{clip(text)!r} is not a site (write x,y:name, e.g. 1,0:lake)")
@@ -506,13 +522,8 @@ class _Builder:
                 path = f"turn.grants[{i}].bindings.{k}"
                 text = str(v)
                 if "@" in text:  # a piece, written kind@x,y:site
-                    kind, where = text.split("@", 1)
-                    site = self.site(st, path, where)
-                    pid = next((q for q in reversed(st.stack_of(site)) if site is not None
-                                and st.pieces[q].kind == kind), None) if site else None
-                    if pid is None:
-                        self.bad(path, f"there is no {kind} at {where}")
-                    else:
+                    pid = self.piece(st, path, text)
+                    if pid is not None:
                         bindings.append((k, ("piece", pid)))
                 elif ":" in text:  # an area, by one of its sites
                     site = self.site(st, path, text)
@@ -555,16 +566,8 @@ class _Builder:
             pending.append(Pending(p.step, index, tuple(bindings)))
         arrived: list[int] = []
         for i, text in enumerate(t.arrived):
-            path = f"turn.arrived[{i}]"
-            kind, at, where = text.partition("@")
-            site = self.site(st, path, where) if at else None
-            pid = next((q for q in reversed(st.stack_of(site)) if st.pieces[q].kind == kind
-                        and q not in arrived), None) if site is not None else None
-            if not at:
-                self.bad(path, f"write a piece as kind@x,y:site, not {clip(text)!r}")
-            elif site is not None and pid is None:
-                self.bad(path, f"there is no {clip(kind)} at {clip(where)}")
-            elif pid is not None:
+            pid = self.piece(st, f"turn.arrived[{i}]", text, skip=arrived)
+            if pid is not None:
                 arrived.append(pid)
         st.turn = Turn(number=t.number, active=active or 0, step=g.step_index.get(t.step, 0),
                        taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending),
