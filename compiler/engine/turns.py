@@ -18,10 +18,11 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.actions import CompiledAction, candidates
-from compiler.engine.effects import drain, note, run_pending, run_trigger
+from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env
 from compiler.engine.standings import Standings
 from compiler.engine.state import State
+from compiler.ir.english import counted
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -79,8 +80,6 @@ def lapse(env: Env, grants: Iterable[Any], why: str) -> None:
     """Say that granted choices went unused, so a ruling never loses one silently:
     "Blue lets pass the choice to fish" (declined), or "… lapses, as
     nothing legal is left to choose"."""
-    from compiler.engine.effects import _third_person
-    from compiler.ir.english import counted
     game, st = env.game, env.state
     for g in grants:
         if g.remaining <= 0:
