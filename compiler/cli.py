@@ -291,7 +291,7 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
           examples: Annotated[bool, typer.Option(help="Also run every worked example.")] = True
           ) -> None:
     """Parse and check rules files; report every error with its place and a hint."""
-    from compiler.load import RULES_DIR, load_files
+    from compiler.load import load_files, resolve_ruleset_path
     groups: dict[Path, list[Path]] = {}
     for f in files:
         try:
@@ -304,12 +304,12 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
                 # A file is checked with the rest of its ruleset, so names resolve.
                 folder = f.parent
                 groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
-            elif "/" not in str(f) and (RULES_DIR / str(f)).is_dir():
-                # A bare ruleset name, as every other command takes it.
-                groups.setdefault(RULES_DIR / str(f), []).extend(
-                    sorted((RULES_DIR / str(f)).glob("*.rules")))
-            else:
-                _refuse(f"{f}: no such file, folder or ruleset")
+            else:  # a ruleset name, as every other command takes it
+                try:
+                    folder = resolve_ruleset_path(str(f))
+                except CompileError as e:
+                    _refuse(str(e))
+                groups.setdefault(folder, []).extend(sorted(folder.glob("*.rules")))
         except OSError as e:
             _refuse(_os_problem(f, e))
     failed = False
