@@ -303,11 +303,6 @@ class English:
     def e_filtered(self, node: n.Filtered) -> str:
         coll = self.collection(node.collection)
         cond = self._element(node.collection)(node.cond)
-        # "the tile of it is …" reads "whose tile is …"
-        found = re.match(r"the ((?:(?!\bof\b)[a-z ])+?) of it (is|are|has|have) ", cond)
-        if found and " of it " not in cond[found.end():] and " it " not in \
-                f" {cond[found.end():]} ":
-            return f"{coll} whose {found.group(1)} {cond[found.end() - len(found.group(2)) - 1:]}"
         relative = self._relative(cond) if not coll.startswith("a ") else None
         if relative is not None:
             return f"{coll} {relative}"
