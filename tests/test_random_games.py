@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from compiler.engine import zones
 from compiler.engine.position import Position, Rules
 from compiler.engine.records import History, parse_record, replay, write_record
+from compiler.engine.state import STACKS
 from compiler.kernel.areas import recompute
 
 GAMES = 1000
@@ -74,7 +76,7 @@ def assert_nothing_created_or_lost(st: Any, setup: dict[str, int], tiles: int, w
     minerals = st.pool.get("mineral", 0) + sum(d.get("mineral", 0) for d in st.player_res) \
         + sum(d.get("mineral", 0) for d in st.area_res.values())
     assert minerals == 100, where
-    assert len(st.board) + st.stock_size() + len(st.discarded) == tiles, where
+    assert len(st.board) + zones.size(st, STACKS) + len(st.discarded) == tiles, where
 
 
 def play_one(rules: Rules, seed: int) -> None:
@@ -122,7 +124,7 @@ def test_random_games_of_the_variants_end_with_everything_accounted_for(ruleset:
     each record replays to the same end."""
     from compiler.load import load_ruleset
     rules = Rules(load_ruleset(ruleset))
-    stacks = rules.game.stacks_decl
+    stacks = rules.game.stacks_zone
     tiles = stacks.dealt.get(4, len(rules.ruleset.tiles())) if stacks else len(rules.ruleset.tiles())
     setup = rules.game.supply_table.rows[4]
     for seed in range(4):

@@ -294,17 +294,23 @@ class Checker:
             for kind in row:
                 self.types.check_kind(d.loc, kind, ("piece",), "piece kind")
 
-    def d_stacks(self, d: m.StacksDecl) -> None:
+    def d_zone(self, d: m.ZoneDecl) -> None:
+        if d.legacy:
+            self._stacks(d)
+
+    def _stacks(self, d: m.ZoneDecl) -> None:
+        """`stacks N hiding … dealing …`: the tiles must go into them, and the tile sets and
+        player counts it names must be the game's."""
         for f in d.hiding:
             self.types.check_kind(d.loc, f, ("feature",), "feature")
         in_play = {t.id for t in self.rs.tiles()}
         sizes = {s.id: sum(1 for t in s.tiles if t.id in in_play) for s in self.rs.tilesets}
         used = [s for s, size in sizes.items() if size]
-        if d.count < 1:
+        if d.piles < 1:
             self.report(d.loc, "range", "the tiles are dealt into at least 1 stack",
                         focus="stacks")
-        elif d.count > max(len(in_play), 1):
-            self.report(d.loc, "range", f"{d.count:,} stacks, but the game has only "
+        elif d.piles > max(len(in_play), 1):
+            self.report(d.loc, "range", f"{d.piles:,} stacks, but the game has only "
                         f"{len(in_play)} tiles to deal into them", focus="stacks")
         for players, count in d.dealt.items():
             if not self.rs.players_min <= players <= self.rs.players_max:

@@ -21,8 +21,6 @@ BOARD_VALUES: dict[str, str] = {
     "sites": "set:site",     # every site of every tile on the board
     "pieces": "set:piece",   # every piece on the board
     "areas": "set:area",
-    "drawable": "set:card",  # the tiles a player may take from the stacks now
-    "stock": "set:card",     # the tiles still in the stacks
     "frontier": "set:cell",  # empty cells a tile may be laid on
     "rotations": "set:int",
 }

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compiler.engine import zones
 from compiler.engine.position import Position, Rules
+from compiler.engine.state import STACKS
 from compiler.load import load_ruleset
 
 MARGIN = 0.07   # how much slower than the baseline a run may be before `compare` fails
@@ -169,7 +171,7 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
         # seeded generator through `play`, as `rulebook play` does.
         rng = random.Random(g)
         pos, _ = Position.set_up(rules, players, seed=g, sampler=rng)
-        total = pos.state.stock_size()
+        total = zones.size(pos.state, STACKS)
         while not pos.finished:
             t = time.perf_counter()
             moves = pos.legal_moves()

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
-from compiler.engine.state import POOL, Grant, Pending, Piece, State
+from compiler.engine import zones
+from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import article, counted
@@ -442,7 +443,7 @@ class StmtCompiler:
             c, f, x, r = card(env), face(env), cell(env), rot(env)
             if not game.fits(st, c, f, x, r):
                 raise RuleError(f"{c} {f} does not fit at {game.lattice.format_cell(x)} r{r}")
-            if not st.take_from_stacks(c):
+            if not zones.take_top(st, STACKS, c):
                 raise RuleError(f"{c} is not on top of a stack")
             lay_tile(env, game, c, f, x, r, rule)
         return lay
@@ -454,9 +455,9 @@ class StmtCompiler:
         def discard(env: Env) -> None:
             st = env.state
             c = card(env)
-            if not st.take_from_stacks(c):
+            if not zones.take_top(st, STACKS, c):
                 raise RuleError(f"{c} is not on top of a stack")
-            st.discarded.append(c)
+            zones.put(st, SET_ASIDE, c)
             note(env, "discarded", rule, f"{c} is set aside, out of the game", card=c)
         return discard
 

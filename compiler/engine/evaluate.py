@@ -195,12 +195,6 @@ class ExprCompiler:
         game = self.game
         return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
 
-    def b_drawable(self) -> Fn:
-        return lambda env: tuple(env.state.drawable())
-
-    def b_stock(self) -> Fn:
-        return lambda env: tuple(env.state.stock())
-
     def b_frontier(self) -> Fn:
         game = self.game
 

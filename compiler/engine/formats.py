@@ -23,7 +23,8 @@ from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.notation import NotationError, clip
 from compiler.engine.notation import cell as read_cell
 from compiler.engine.notation import number as read_number
-from compiler.engine.state import Grant, Pending, State, Turn
+from compiler.engine import zones
+from compiler.engine.state import SET_ASIDE, STACKS, Grant, Pending, State, Turn
 
 if TYPE_CHECKING:
     from compiler.engine.position import Position, Rules
@@ -467,15 +468,14 @@ class _Builder:
             elif card in seen:
                 self.bad(f"discarded[{i}]", f"{card} is discarded twice")
             seen.add(card)
-        st.discarded = list(self.m.discarded)
+        zones.set_up(st, g.zones)
+        zones.set_piles(st, SET_ASIDE, [self.m.discarded])
         remaining = [c for c in sorted(g.catalogue.card_faces) if c not in used]
+        count = g.zones[STACKS[0]].piles
         if self.m.stacks is None:
-            count = g.stacks_decl.count if g.stacks_decl else 1
-            sizes = [len(remaining[i::count]) for i in range(count)]
-            st.stacks = [[None] * size for size in sizes]
-            st.unknown = set(remaining)
+            zones.set_piles(st, STACKS, zones.split([None] * len(remaining), count))
+            st.unknown = dict.fromkeys(remaining, 1)
             return
-        count = g.stacks_decl.count if g.stacks_decl else 1
         if len(self.m.stacks) != count:
             self.bad("stacks", f"the game is played with {count} stack{'s' if count != 1 else ''}"
                                f" of tiles, not {len(self.m.stacks)} (an empty stack is [])")
@@ -493,8 +493,8 @@ class _Builder:
                         if card in self.m.discarded else "in the stacks already"
                     self.bad(f"stacks[{i}][{j}]", f"{card} is {where}")
                 named.add(card)
-        st.stacks = [list(reversed(s)) for s in self.m.stacks]
-        st.unknown = set(remaining) - named
+        zones.set_piles(st, STACKS, [reversed(s) for s in self.m.stacks])
+        st.unknown = {c: 1 for c in remaining if c not in named}
         hidden = sum(1 for s in self.m.stacks for c in s if c is None)
         if hidden > len(st.unknown):
             self.bad("stacks", f"{hidden} unknown tiles, but only {len(st.unknown)} tiles are "
@@ -624,7 +624,7 @@ class _Builder:
         if placed is not None and now < first:
             self.bad("turn.placed", f"no tile is laid yet in step “{g.steps[now].title}”: the "
                                     f"turn's tile comes in step “{g.steps[first].title}”")
-        if placed is None and now > first and st.stock_size() + len(st.board) > 0:
+        if placed is None and now > first and zones.size(st, STACKS) + len(st.board) > 0:
             needing = sorted(g.actions[a].decl.title for a in (*g.steps[now].actions,
                                                                 *g.steps[now].also)
                              if mentions_builtin(g.actions[a].decl, "placed"))
@@ -821,12 +821,12 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                      taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
                      pending=pending,
                      arrived=[g.format_piece(st, pid) for pid in t.arrived if pid in st.pieces])
-    stacks = [list(reversed(s)) for s in st.stacks]
+    stacks = [list(reversed(s)) for s in zones.piles(st, STACKS)]
     pool = {k: v for k, v in st.pool.items() if k in g.resources and
             g.resources[k].limit is not None}  # an unlimited resource has no pool to count
     return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
-                         discarded=list(st.discarded), turn=turn, finished=st.finished)
+                         discarded=st.discarded, turn=turn, finished=st.finished)
 
 
 def position_from_model(rules: Rules, model: PositionModel) -> Position:

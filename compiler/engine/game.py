@@ -12,6 +12,7 @@ from typing import Any
 
 from compiler.engine.evaluate import ExprCompiler, Fn
 from compiler.engine.state import State
+from compiler.engine.zones import zone_table
 from compiler.ir import model as m
 from compiler.kernel.areas import Node
 from compiler.kernel.lattice import LATTICES, Cell, Lattice
@@ -118,7 +119,8 @@ class Game:
                              if isinstance(d, m.PlayerAttribute)}
         self.score = next((d.resource for d in decls if isinstance(d, m.ScoreDecl)), "points")
         self.supply_table = next((d for d in decls if isinstance(d, m.SupplyTable)), None)
-        self.stacks_decl = next((d for d in decls if isinstance(d, m.StacksDecl)), None)
+        # The zones by index (the legacy stacks first), and `stacks N …` if written.
+        self.zones, self.stacks_zone = zone_table(decls)
         self.teams_decl = next((d for d in decls if isinstance(d, m.TeamsDecl)), None)
         first = next((d for d in decls if isinstance(d, m.FirstTileDecl)), None)
         self.first_cell: Cell = first.cell if first else (0, 0)

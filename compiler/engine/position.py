@@ -24,7 +24,8 @@ from compiler.engine.explain import deciding
 from compiler.engine.game import Game
 from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
-from compiler.engine.state import Grant, State
+from compiler.engine import zones
+from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
     ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, lapse, legal,
     must_act, offered, start_game,
@@ -164,19 +165,21 @@ class Position:
         if stacks is None:
             cards = sorted(game.catalogue.card_faces)
             random.Random(seed).shuffle(cards)
-            sets = game.stacks_decl.dealt_from.get(players) if game.stacks_decl else None
+            decl = game.stacks_zone
+            sets = decl.dealt_from.get(players) if decl else None
             if sets:  # only these sets' tiles are shuffled in (one box of two, say)
                 cards = [c for c in cards if game.tile_set.get(c) in sets]
-            dealt = game.stacks_decl.dealt.get(players) if game.stacks_decl else None
+            dealt = decl.dealt.get(players) if decl else None
             if dealt is not None:
                 cards = cards[:dealt]  # the rest stay in the box
-            count = game.stacks_decl.count if game.stacks_decl else 1
-            stacks = [cards[i::count] for i in range(count)]
+            piles = zones.split(cards, game.zones[STACKS[0]].piles)
         else:
             problem = stacks_problem(game, stacks)
             if problem:
                 raise ValueError(problem)
-        st.stacks = [list(reversed(s)) for s in stacks]
+            piles = tuple(tuple(reversed(s)) for s in stacks)
+        zones.set_up(st, game.zones)
+        st.zones[STACKS] = piles
         env = Env(game, st)
         env.chance = list(chance or ())
         env.sampler = sampler
@@ -553,7 +556,7 @@ class Position:
 def stacks_problem(game: Game, stacks: list[list[str]]) -> str | None:
     """Why these stacks (top first) cannot be the game's, or None: every tile is one of the
     game's, and none is in them twice."""
-    count = game.stacks_decl.count if game.stacks_decl else 1
+    count = game.zones[STACKS[0]].piles
     if len(stacks) != count:
         return f"the game is played with {count} stack{'s' if count != 1 else ''} of tiles, " \
                f"not {len(stacks)}"

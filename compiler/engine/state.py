@@ -77,11 +77,17 @@ class Turn:
 
 POOL = ("pool",)
 
+ZoneKey = tuple[int, int]              # (zone index, owner seat or -1 for a shared zone)
+Pile = tuple[str | None, ...]          # bottom first; None: a card nobody here knows
+Piles = tuple[Pile, ...]
+STACKS: ZoneKey = (0, -1)              # the legacy stacks (`stacks N`): see engine/zones.py
+SET_ASIDE: ZoneKey = (1, -1)           # the cards set out of the game (`discard`)
+
 
 class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
-                 "player_res", "player_attrs", "pool", "area_res", "area_attrs", "stacks", "unknown",
-                 "discarded", "turn", "next_id", "finished", "winners", "gone",
+                 "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
+                 "turn", "next_id", "finished", "winners", "gone",
                  "_shared_geometry")
 
     def __init__(self, players: int) -> None:
@@ -97,9 +103,10 @@ class State:
         self.pool: dict[str, int] = {}
         self.area_res: dict[Node, dict[str, int]] = {}
         self.area_attrs: dict[Node, dict[str, Any]] = {}
-        self.stacks: list[list[str | None]] = []  # bottom first; None: a tile not yet known
-        self.unknown: set[str] = set()  # tiles that may be behind a None
-        self.discarded: list[str] = []
+        # Every zone's piles (engine/zones.py changes them). The values are immutable
+        # tuples and `unknown` is replaced, never changed in place, so clones share both.
+        self.zones: dict[ZoneKey, Piles] = {}
+        self.unknown: dict[str, int] = {}  # cards that may be behind a None, with their copies
         self.turn = Turn()
         self.next_id = 1
         self.finished = False
@@ -123,9 +130,8 @@ class State:
         s.pool = dict(self.pool)
         s.area_res = dict(self.area_res)
         s.area_attrs = dict(self.area_attrs)
-        s.stacks = [list(x) for x in self.stacks]
-        s.unknown = set(self.unknown)
-        s.discarded = list(self.discarded)
+        s.zones = dict(self.zones)
+        s.unknown = self.unknown
         s.turn = self.turn
         s.next_id = self.next_id
         s.finished = self.finished
@@ -154,37 +160,12 @@ class State:
 
     # ------------------------------------------------------------ stacks
 
-    def stock_size(self) -> int:
-        return sum(len(s) for s in self.stacks)
+    @property
+    def stacks(self) -> list[list[str | None]]:
+        """The legacy stacks, bottom first (a copy: change them through engine/zones.py)."""
+        return [list(p) for p in self.zones.get(STACKS, ())]
 
-    def drawable(self) -> list[str]:
-        out: list[str] = []
-        for stack in self.stacks:
-            if not stack:
-                continue
-            top = stack[-1]
-            if top is None:
-                out.extend(sorted(self.unknown))
-            elif top not in out:
-                out.append(top)
-        seen: set[str] = set()
-        return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
-
-    def stock(self) -> list[str]:
-        known = [c for s in self.stacks for c in s if c is not None]
-        hidden = sum(1 for s in self.stacks for c in s if c is None)
-        return known + sorted(self.unknown)[:hidden]
-
-    def take_from_stacks(self, card: str) -> bool:
-        """Remove `card` from the top of a stack; False if it is not on top of any."""
-        for stack in self.stacks:
-            if stack and stack[-1] == card:
-                stack.pop()
-                return True
-        if card in self.unknown:
-            for stack in self.stacks:
-                if stack and stack[-1] is None:
-                    stack.pop()
-                    self.unknown.discard(card)
-                    return True
-        return False
+    @property
+    def discarded(self) -> list[str]:
+        """The tiles set out of the game, in the order they were set aside (a copy)."""
+        return [c for p in self.zones.get(SET_ASIDE, ()) for c in p if c is not None]

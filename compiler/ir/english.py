@@ -131,8 +131,7 @@ def agree(subject: str, predicate: str) -> str:
 BUILTINS = {
     "placed": "the tile you placed this turn",
     "tiles": "the tiles", "sites": "the sites", "pieces": "the pieces", "areas": "the areas",
-    "drawable": "the tiles on top of the stacks",
-    "stock": "the tiles left in the stacks", "frontier": "the empty positions next to the board",
+    "frontier": "the empty positions next to the board",
     "rotations": "the possible turns", "it": "it",
 }
 

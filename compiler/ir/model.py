@@ -125,12 +125,28 @@ class TeamsDecl(Decl):
     rows: dict[int, list[list[str]]]
 
 
-class StacksDecl(Decl):
-    decl: Literal["stacks"] = "stacks"
-    count: int
-    hiding: list[str] = []
+class ZoneDecl(Decl):
+    """A place cards are kept off the board: a deck, a hand, a discard pile, the stacks.
+
+    `stacks N hiding … dealing …` is the legacy form (`legacy`): the face-down
+    stacks the tiles are shuffled into, one shared ordered zone of N piles whose
+    top cards show. Its serialisation (`stacks` in position files, `[Stacks]` in
+    records) and its sentence in the rulebook are those of the old declaration.
+    """
+
+    decl: Literal["zone"] = "zone"
+    id: str
+    title: str
+    plural: str | None = None
+    per_player: bool = False             # `each`: one zone per player
+    ordered: bool = True                 # else kept sorted: the order cards came in is no fact
+    piles: int = 1
+    visible: Literal["everyone", "owner", "nobody", "top"] = "everyone"
+    in_play: bool = False                # its cards' abilities count
+    hiding: list[str] = []               # features no top card may show (legacy stacks)
     dealt: dict[int, int] = {}  # players -> tiles dealt into the stacks (else all)
     dealt_from: dict[int, list[str]] = {}  # players -> the tile sets dealt from (else all used)
+    legacy: bool = False                 # written `stacks …`
 
 
 class FirstTileDecl(Decl):
@@ -259,7 +275,7 @@ class Look(Decl):
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
-        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, StacksDecl, FirstTileDecl, UseTiles, StepDecl, Action,
+        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look,
     ],
     Field(discriminator="decl"),

@@ -8,9 +8,10 @@ symbol table all dispatch through `LIBRARY` (see `base.py` for why).
 
 Moved so far (slice S1a of issue 10): `core.py` (count, sum, top, min, max,
 only, first, upto, kinds, held, die) and `players.py` (me, players, pool,
-closer, supply, allies, captain, clockwise). Not yet moved, and still in their
+closer, supply, allies, captain, clockwise); and (slice S2) `stock.py`
+(drawable, stock). Not yet moved, and still in their
 old homes until slice S1b: the board builtins (the values placed, tiles,
-sites, pieces, areas, frontier, rotations, drawable, stock; the functions
+sites, pieces, areas, frontier, rotations; the functions
 neighbours, around, faces, fits, placeable, reach, reach_across, reach_sites,
 reach_sites_across, hops, nearest) and the kernel attributes of pieces, sites
 and areas. Their names are listed in `compiler/check/symbols.py`
@@ -21,7 +22,7 @@ their closures `ExprCompiler.f_<name>` / `b_<name>`, their English the
 
 from __future__ import annotations
 
-from compiler.library import core, players  # noqa: F401  (registers them, in this order)
+from compiler.library import core, players, stock  # noqa: F401  (registers them, in this order)
 from compiler.library.base import LIBRARY, Builtin, register
 
 

@@ -335,13 +335,16 @@ class ToIR(Transformer_NonRecursive):
     def team(self, meta: Meta, c: list[Any]) -> list[str]:
         return [str(x) for x in c]
 
-    def stacks_decl(self, meta: Meta, c: list[Any]) -> m.StacksDecl:
+    def stacks_decl(self, meta: Meta, c: list[Any]) -> m.ZoneDecl:
+        """`stacks N …` is shorthand for the shared, ordered zone of N face-down piles whose
+        top tiles show (the engine adds the zone of tiles set aside out of the game)."""
         hiding = next((x for x in c[1:] if isinstance(x, list)), [])
         rows = next((x for x in c[1:] if isinstance(x, tuple)), ())
         dealt = {players: count for players, count, _ in rows}
         dealt_from = {players: sets for players, _, sets in rows if sets}
-        return m.StacksDecl(count=int(c[0]), hiding=hiding, dealt=dealt, dealt_from=dealt_from,
-                            loc=self._loc(meta))
+        return m.ZoneDecl(id="stacks", title="stack", plural="stacks", per_player=False,
+                          ordered=True, piles=int(c[0]), visible="top", hiding=hiding,
+                          dealt=dealt, dealt_from=dealt_from, legacy=True, loc=self._loc(meta))
 
     def dealing(self, meta: Meta, c: list[Any]) -> tuple[tuple[int, int, list[str]], ...]:
         return tuple(c)

@@ -145,12 +145,16 @@ class Formal:
                 for count, row in sorted(d.rows.items())]
         return ["Each player's supply:", "", head, sep, *rows]
 
-    def d_stacks(self, d: m.StacksDecl, rule: m.Rule) -> list[str]:
+    def d_zone(self, d: m.ZoneDecl, rule: m.Rule) -> list[str]:
+        return self._stacks(d) if d.legacy else []
+
+    def _stacks(self, d: m.ZoneDecl) -> list[str]:
+        """The legacy zone, in the sentence the `stacks` declaration has always had."""
         hide = ""
         if d.hiding:
             hide = " No tile shows a face with " + " or ".join(
                 article(self.vocab.one(f)) for f in d.hiding) + " on top."
-        out = [f"The tiles are shuffled into {d.count} stacks.{hide}"]
+        out = [f"The tiles are shuffled into {d.piles} stacks.{hide}"]
         if d.dealt:
             out.append("")
         for players, count in sorted(d.dealt.items()):

@@ -564,9 +564,11 @@ CONSTRUCTS: list[Construct] = [
                 "one per tile); `hiding` turns faces "
                 "with the named features down, and `dealing` deals only part of the tiles "
                 "(with `from`, only those of the named tile sets: one box of two) "
-                "for some numbers of players.",
+                "for some numbers of players. It is shorthand for a zone: one shared, ordered "
+                "zone of that many piles whose top tiles show (`drawable` lists them, `stock` "
+                "counts what is left), beside the zone of tiles set out of the game.",
         example="stacks 2 hiding well dealing by players { 2: 2 from base  3: 3  4: 3 }",
-        shows=("stacks_decl", "hiding", "dealing", "deal_row"), ir=("StacksDecl",),
+        shows=("stacks_decl", "hiding", "dealing", "deal_row"), ir=("ZoneDecl",),
         replaces=("stacks",)),
     Construct(
         name="first tile", grammar_rule="first_tile_decl", group=B, context="rule",
