@@ -9,8 +9,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from compiler.engine import zones
 from compiler.engine.position import Position, Rules
 from compiler.engine.records import History
+from compiler.engine.state import STACKS
 
 
 def random_game(rules: Rules, players: int, seed: int,
@@ -19,7 +21,7 @@ def random_game(rules: Rules, players: int, seed: int,
     # The shuffle comes from the seed alone; the set-up's own chance (a draw at the
     # start of the game) and every later one from `rng`, and the record keeps both.
     pos, chance = Position.set_up(rules.table(players), players, seed=seed, sampler=rng)
-    stacks = [[c for c in reversed(s) if c is not None] for s in pos.state.stacks]
+    stacks = [[c for c in reversed(s) if c is not None] for s in zones.piles(pos.state, STACKS)]
     seats = [pos.game.seat_id(i) for i in range(players)]
     history = History(start=pos, seats=seats, stacks=stacks, seed=seed, chance=chance)
     for _ in range(max_decisions):

@@ -3,7 +3,8 @@
 The engine never changes a position in place: a move is tried on a clone,
 and the clone replaces the position only when the whole move succeeded. So
 the state is plain containers whose values are immutable (pieces, grants,
-the turn) or copied on write (per-area dictionaries); the geometry (board,
+the turn, the piles of every zone) or copied on write (per-area dictionaries,
+the cards unaccounted for); the geometry (board,
 frontier, areas), which only changes when a tile is laid, is shared between
 clones until one of them lays a tile.
 """
