@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.diagnostics import did_you_mean
+from compiler.engine import zones
 from compiler.engine.effects import put
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.notation import NotationError, clip
 from compiler.engine.notation import cell as read_cell
 from compiler.engine.notation import number as read_number
-from compiler.engine import zones
 from compiler.engine.state import SET_ASIDE, STACKS, Grant, Pending, State, Turn
 
 if TYPE_CHECKING:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compiler import links
+from compiler.engine import zones
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
@@ -24,7 +25,6 @@ from compiler.engine.explain import deciding
 from compiler.engine.game import Game
 from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
-from compiler.engine import zones
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
     ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, lapse, legal,
