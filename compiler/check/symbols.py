@@ -10,23 +10,8 @@ from compiler.ir import model as m
 from compiler.library import LIBRARY, events
 from compiler.library.core import MAX_DIE_SIDES, MAX_UPTO  # noqa: F401  (re-exported)
 
-# Kernel vocabulary: names every ruleset can use. Types are the checker's
-# ("set:tile" is a collection of placed tiles). None of these is a game's word.
-# The builtins live in `compiler/library/`; the board ones below have not moved
-# there yet (slice S1b): their type rules, closures and English are still in the
-# checker, the engine and the English renderer.
-BOARD_VALUES: dict[str, str] = {
-    "placed": "tile",        # the tile laid this turn (none before it is laid)
-    "tiles": "set:tile",     # tiles on the board
-    "sites": "set:site",     # every site of every tile on the board
-    "pieces": "set:piece",   # every piece on the board
-    "areas": "set:area",
-    "frontier": "set:cell",  # empty cells a tile may be laid on
-    "rotations": "set:int",
-}
-BOARD_FUNCTIONS = ("neighbours", "faces", "fits", "placeable", "reach", "around",
-                   "reach_across", "reach_sites", "reach_sites_across", "hops", "nearest")
-
+# Kernel vocabulary: names every ruleset can use, all of them in `compiler/library/`.
+# Types are the checker's ("set:tile" is a collection of placed tiles).
 # The order the language reference lists them in (its built-in names table and
 # functions line), until the reference builds its tables from the library alone.
 _VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", "pool",
@@ -36,24 +21,12 @@ _FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "f
                    "held", "clockwise", "first", "around", "reach_across", "reach_sites",
                    "reach_sites_across", "hops", "nearest")
 
-
-def _value_type(name: str) -> str:
-    b = LIBRARY.get(name)
-    return b.returns if b is not None else BOARD_VALUES[name]
-
-
-BUILTIN_VALUES: dict[str, str] = {k: _value_type(k) for k in _VALUE_ORDER}
+BUILTIN_VALUES: dict[str, str] = {k: LIBRARY[k].returns for k in _VALUE_ORDER}
 
 # Names bound only by some events.
 EVENT_VALUES = {b.name: b.returns for b in events()}
 
-PIECE_ATTRS = {"owner": "player", "site": "site", "tile": "tile", "area": "area",
-               "covered": "bool", "above": "piece", "below": "piece", "arrived": "bool"}
-SITE_ATTRS = {"tile": "tile", "area": "area"}
-TILE_ATTRS: dict[str, str] = {}
-AREA_KERNEL_ATTRS = {"closed": "bool"}
-
-FUNCTIONS = tuple(f for f in _FUNCTION_ORDER if f in LIBRARY or f in BOARD_FUNCTIONS)
+FUNCTIONS = tuple(f for f in _FUNCTION_ORDER if f in LIBRARY)
 
 # Limits of the language, checked where a value is written and enforced where
 # it is computed (those of `die` and `upto` live with them, in the library).

@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from compiler.check.symbols import (
-    AREA_KERNEL_ATTRS, BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS, PIECE_ATTRS,
-    SITE_ATTRS, TILE_ATTRS, Symbols,
-)
+from compiler.check.symbols import (BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS,
+                                    Symbols)
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
-from compiler.library import LIBRARY
+from compiler.library import LIBRARY, attributes_of
 
 Report = Callable[..., None]
 
@@ -176,15 +174,8 @@ class TypeChecker:
         before = self.reported
         obj = self.expr(node.obj, scope)
         name = node.name
-        table: dict[str, str] = {}
-        if obj == "piece":
-            table = PIECE_ATTRS
-        elif obj == "site":
-            table = SITE_ATTRS
-        elif obj == "tile":
-            table = TILE_ATTRS
-        elif obj == "area":
-            table = dict(AREA_KERNEL_ATTRS)
+        table = attributes_of(obj)  # the kernel's (`compiler/library/attributes.py`)
+        if obj == "area":
             table.update({a.name: a.type for a in self.sy.area_attrs.values()})
             table.update({r: "int" for r in self.sy.area_holds})
             table.update({f: "int" for f, d in self.sy.families.items()
@@ -229,10 +220,7 @@ class TypeChecker:
             for a in node.args:
                 self.expr(a, scope)
             return "any"
-        b = LIBRARY.get(f)
-        if b is not None:
-            return b.check(self, node, scope)
-        return getattr(self, f"f_{f}")(node, scope)  # a board builtin, not yet in the library
+        return LIBRARY[f].check(self, node, scope)
 
     def _arity(self, node: n.Call, count: int) -> bool:
         if len(node.args) != count:
@@ -248,94 +236,6 @@ class TypeChecker:
         if alias:
             inner[alias] = elem
         return inner
-
-    def f_around(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "tile", "the argument of `around`")
-        return "set:tile"
-
-    def f_neighbours(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "tile", "the argument of `neighbours`")
-        return "set:tile"
-
-    def f_faces(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "card", "the argument of `faces`")
-        return "set:face"
-
-    def f_fits(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 4):
-            for a, t in zip(node.args, ("card", "face", "cell", "int")):
-                self.expect(a, scope, t, "an argument of `fits`")
-        return "bool"
-
-    def f_placeable(self, node: n.Call, scope: Scope) -> str:
-        if self._arity(node, 1):
-            self.expect(node.args[0], scope, "card", "the argument of `placeable`")
-        return "bool"
-
-    def f_reach(self, node: n.Call, scope: Scope) -> str:
-        """`reach(site, steps, through, kind[, halting])`: tiles a piece at `site` can get to."""
-        return self._reach(node, scope, "reach", "set:tile")
-
-    def f_reach_sites(self, node: n.Call, scope: Scope) -> str:
-        """`reach_sites(site, steps, through, kind[, halting])`: `reach`, told by site."""
-        return self._reach(node, scope, "reach_sites", "set:site")
-
-    def _reach(self, node: n.Call, scope: Scope, name: str, result: str) -> str:
-        if len(node.args) not in (4, 5):
-            self.report(node.loc, "arity",
-                        f"`{name}` takes 4 or 5 arguments, {len(node.args)} given")
-            return result
-        self.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
-        self.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
-        self.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
-        self.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
-        if len(node.args) == 5:
-            got = self.expr(node.args[4], scope)
-            if got not in ("set:tile", "set:site", "any"):
-                self.report(node.args[4].loc, "type",
-                            f"what stops a piece, in `{name}`, is tiles or sites, "
-                            f"but this is {words(got)}")
-        return result
-
-    def f_reach_across(self, node: n.Call, scope: Scope) -> str:
-        """`reach_across(site, steps, through, kind, barrier)`: `reach` passing a barrier feature."""
-        return self._reach_across(node, scope, "reach_across", "set:tile")
-
-    def f_reach_sites_across(self, node: n.Call, scope: Scope) -> str:
-        """`reach_sites_across(site, steps, through, kind, barrier)`: told by site."""
-        return self._reach_across(node, scope, "reach_sites_across", "set:site")
-
-    def _reach_across(self, node: n.Call, scope: Scope, name: str, result: str) -> str:
-        if self._arity(node, 5):
-            self.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
-            self.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
-            self.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
-            self.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
-            self.kind_name(node.args[4], ("feature",), f"the barrier `{name}` passes")
-        return result
-
-    def f_hops(self, node: n.Call, scope: Scope) -> str:
-        """`hops(tile, steps, through)`: tiles within some edge steps, whatever they show."""
-        if self._arity(node, 3):
-            self.expect(node.args[0], scope, "tile", "the first argument of `hops`")
-            self.expect(node.args[1], scope, "int", "the number of steps, in `hops`")
-            self.expect(node.args[2], scope, "set:tile", "the tiles `hops` may enter")
-        return "set:tile"
-
-    def f_nearest(self, node: n.Call, scope: Scope) -> str:
-        """`nearest(tile, coll)`: the tiles or sites of coll closest to the tile."""
-        if not self._arity(node, 2):
-            return "set:any"
-        self.expect(node.args[0], scope, "tile", "the first argument of `nearest`")
-        got = self.expr(node.args[1], scope)
-        if got not in ("set:tile", "set:site", "any"):
-            self.report(node.args[1].loc, "type",
-                        f"`nearest` picks among tiles or sites, but this is {words(got)}")
-            return "set:any"
-        return got
 
     def e_collection(self, node: n.Collection, scope: Scope) -> str:
         src = self.expr(node.source, scope)

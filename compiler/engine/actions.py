@@ -23,7 +23,8 @@ from compiler.engine.explain import Reason, explainer
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import mismatches, placements
+from compiler.kernel.tiles import placements
+from compiler.library import LIBRARY
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -137,7 +138,7 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
                              and p.name in r.depends])
     for r in d.requires:
         c = r.cond
-        if isinstance(c, n.Call) and c.func == "fits" and not c.defined and all(
+        if isinstance(c, n.Call) and not c.defined and LIBRARY[c.func].placement and all(
                 isinstance(a, n.Name) and a.ref == "var" and a.id in names for a in c.args):
             action.placement = tuple(a.id for a in c.args)  # type: ignore[assignment]
     return action
@@ -423,14 +424,8 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
 def explain(game: Game, st: State, r: Requirement, env: Env) -> str | None:
     """A kernel-level reason for a failed requirement, where the kernel has one."""
     c = r.node
-    if isinstance(c, n.Call) and c.func == "fits" and not c.defined:
-        card, face, cell, rot = (env.vars.get(a.id) for a in c.args)  # type: ignore[attr-defined]
-        if cell in st.board:
-            return f"{game.lattice.format_cell(cell)} already holds a tile"
-        if (card, face) not in game.catalogue.faces:
-            return f"{card} has no face {face}"
-        found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match)
-        return "; ".join(found) or None
+    if isinstance(c, n.Call) and not c.defined:
+        return LIBRARY[c.func].explain(game, st, env, c)
     return None
 
 

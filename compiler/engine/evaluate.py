@@ -19,12 +19,10 @@ from typing import TYPE_CHECKING, Any
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.library import LIBRARY
+from compiler.library import ATTRIBUTES, LIBRARY
 from compiler.library.core import UNBOUND as _MISSING
 from compiler.library.core import element_alias as _alias
 from compiler.library.core import restore_var as _restore
-from compiler.kernel.tiles import (FaceInfo, Unreached, hop, placements, unreached, walk,
-                                   walk_segments)
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -49,17 +47,6 @@ def call_scoped(env: Env, body: Callable[[Env], Any], params: list[str] | tuple[
         return body(env)
     finally:
         env.vars = saved
-
-
-def touching(info: FaceInfo, segment: int, kind: str) -> list[int]:
-    """The segments of `kind` a piece in `segment` can set out from or arrive by.
-
-    The segment itself, if of that kind, or those of that kind meeting it at
-    an edge: a town on a road meets the field the road runs through.
-    """
-    own = info.segments[segment]
-    return [s.index for s in info.segments if s.kind == kind and
-            (s.index == own.index or set(s.edges) & set(own.edges))]
 
 
 class Env:
@@ -159,55 +146,10 @@ class ExprCompiler:
                     raise RuleError(f"`{name}` has no value here") from None
             return var
         if node.ref == "builtin":
-            b = LIBRARY.get(name)
-            if b is not None:
-                return b.compile(self, node)
-            return getattr(self, f"b_{name}")()  # a board value, not yet in the library
+            return LIBRARY[name].compile(self, node)
         if node.ref == "kind":
             return self._kind_collection(node.id, node.category or "", None, None, None)
         raise RuleError(f"unresolved name `{name}`")
-
-    # ------------------------------------------------------------ builtins
-
-    def b_placed(self) -> Fn:
-        return lambda env: env.state.turn.placed
-
-    def b_tiles(self) -> Fn:
-        return lambda env: tuple(sorted(env.state.board, key=cell_key))
-
-    def b_sites(self) -> Fn:
-        game = self.game
-
-        def sites(env: Env) -> tuple[Any, ...]:
-            st = env.state
-            out = []
-            for cell in sorted(st.board, key=cell_key):
-                card, face, _ = st.board[cell]
-                for name in game.catalogue.faces[(card, face)].sites:
-                    out.append((cell, name))
-            return tuple(out)
-        return sites
-
-    def b_pieces(self) -> Fn:
-        return lambda env: tuple(env.state.pieces)
-
-    def b_areas(self) -> Fn:
-        game = self.game
-        return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
-
-    def b_frontier(self) -> Fn:
-        game = self.game
-
-        def frontier(env: Env) -> tuple[Any, ...]:
-            st = env.state
-            if not st.board:
-                return (game.first_cell,)
-            return tuple(st.frontier.cells())
-        return frontier
-
-    def b_rotations(self) -> Fn:
-        r = tuple(range(self.game.lattice.rotations))
-        return lambda env: r
 
     # --------------------------------------------------------- collections
 
@@ -299,10 +241,10 @@ class ExprCompiler:
         owner = self(node.owner) if node.owner is not None else None
         if isinstance(src, n.Name) and src.ref == "kind":
             return self._kind_collection(src.id, src.category or "", within, within_type, owner)
-        if isinstance(src, n.Name) and src.ref == "builtin" and src.id in (
-                "pieces", "sites", "areas", "tiles") and (within or owner):
-            category = {"pieces": "", "sites": "site", "areas": "area", "tiles": "tile"}[src.id]
-            return self._kind_collection(None, category, within, within_type, owner)
+        everything = LIBRARY.get(src.id) if isinstance(src, n.Name) and src.ref == "builtin" \
+            else None
+        if everything is not None and everything.narrows is not None and (within or owner):
+            return self._kind_collection(None, everything.narrows, within, within_type, owner)
         base = self(src)
         if within is None and owner is None:
             return base
@@ -489,42 +431,10 @@ class ExprCompiler:
         t = node.obj.type
         name = node.name
         game = self.game
-        if t == "piece":
-            def piece_attr(env: Env) -> Any:
-                pid = obj(env)
-                st = env.state
-                if pid is None or (pid not in st.pieces and pid not in st.gone):
-                    return None  # a piece no longer in the game (say, bound to a lapsed grant)
-                p = st.piece(pid)
-                if name == "owner":
-                    return p.owner
-                if name == "site":
-                    return (p.cell, p.site)
-                if name == "tile":
-                    return p.cell
-                if name == "area":
-                    return game.site_area(st, (p.cell, p.site))
-                if name == "arrived":
-                    return pid in st.turn.arrived
-                stack = st.stack_of((p.cell, p.site))
-                if pid not in stack:
-                    return None if name in ("above", "below") else False
-                i = stack.index(pid)
-                if name == "covered":
-                    return i < len(stack) - 1
-                if name == "above":
-                    return stack[i + 1] if i + 1 < len(stack) else None
-                if name == "below":
-                    return stack[i - 1] if i > 0 else None
-                raise RuleError(f"pieces have no attribute `{name}`")
-            return piece_attr
-        if t == "site":
-            if name == "tile":
-                return lambda env: None if (s := obj(env)) is None else s[0]
-            return lambda env: None if (s := obj(env)) is None else game.site_area(env.state, s)
+        kernel = ATTRIBUTES.get((t or "", name))
+        if kernel is not None:
+            return kernel.compile(self, node, obj)
         if t == "area":
-            if name == "closed":
-                return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
             if game.category(name) in ("resource", "family"):
                 members = game.families.get(name, (name,))
 
@@ -574,10 +484,7 @@ class ExprCompiler:
     def c_call(self, node: n.Call) -> Fn:
         if node.defined:
             return self._define_call(node)
-        b = LIBRARY.get(node.func)
-        if b is not None:
-            return b.compile(self, node)
-        return getattr(self, f"f_{node.func}")(node)  # a board builtin, not yet in the library
+        return LIBRARY[node.func].compile(self, node)
 
     def _define_call(self, node: n.Call) -> Fn:
         game = self.game
@@ -602,205 +509,3 @@ class ExprCompiler:
                 env.cites[condition_rule] = None  # type: ignore[index]
             return held
         return condition
-
-    def f_around(self, node: n.Call) -> Fn:
-        """The tiles on the board sharing an edge or a corner with a tile."""
-        f = self(node.args[0])
-        lattice = self.game.lattice
-
-        def around(env: Env) -> tuple[Any, ...]:
-            cell = f(env)
-            if cell is None:
-                return ()
-            board = env.state.board
-            return tuple(sorted((c for c in lattice.around(cell) if c in board), key=cell_key))
-        return around
-
-    def f_neighbours(self, node: n.Call) -> Fn:
-        f = self(node.args[0])
-        lattice = self.game.lattice
-
-        def neighbours(env: Env) -> tuple[Any, ...]:
-            cell = f(env)
-            if cell is None:
-                return ()
-            board = env.state.board
-            return tuple(sorted((c for c in lattice.neighbours(cell) if c in board), key=cell_key))
-        return neighbours
-
-    def f_faces(self, node: n.Call) -> Fn:
-        f = self(node.args[0])
-        faces = self.game.catalogue.card_faces
-        return lambda env: faces.get(f(env), ())
-
-    def f_fits(self, node: n.Call) -> Fn:
-        card, face, cell, rot = (self(a) for a in node.args)
-        game = self.game
-        return lambda env: game.fits(env.state, card(env), face(env), cell(env), rot(env))
-
-    def f_placeable(self, node: n.Call) -> Fn:
-        f = self(node.args[0])
-        game = self.game
-
-        def placeable(env: Env) -> bool:
-            st = env.state
-            if not st.board:
-                return True
-            return next(placements(game.catalogue, st.frontier, [f(env)], game.match), None) \
-                is not None
-        return placeable
-
-    def f_reach(self, node: n.Call) -> Fn:
-        return self._reach(node, halting=node.args[4] if len(node.args) > 4 else None)
-
-    def f_reach_across(self, node: n.Call) -> Fn:
-        """`reach` for a piece that passes one kind of barrier feature."""
-        return self._reach(node, across=node.args[4].id)  # type: ignore[attr-defined]
-
-    def f_reach_sites(self, node: n.Call) -> Fn:
-        """`reach`, told by site: only the parts of each tile the piece gets into."""
-        return self._reach(node, halting=node.args[4] if len(node.args) > 4 else None,
-                           sites=True)
-
-    def f_reach_sites_across(self, node: n.Call) -> Fn:
-        """`reach_across`, told by site."""
-        return self._reach(node, across=node.args[4].id, sites=True)  # type: ignore[attr-defined]
-
-    def _reach(self, node: n.Call, halting: n.Expr | None = None,
-               across: str | None = None, sites: bool = False) -> Fn:
-        """Where a piece at a site gets to through one kind of area: tiles, or sites.
-
-        The walk goes segment by segment (`walk_segments`), so a barrier that
-        splits a tile stops it there; told by tile, a tile counts once any of
-        its segments is reached; told by site, only the sites near the
-        segments reached count (`sites_near`). What stops the piece may be
-        given as tiles or as sites: a site stops it in the segment it lies in.
-        """
-        setup = self._reach_setup(node, halting, across)
-        game = self.game
-        faces = game.catalogue.faces
-
-        def reach(env: Env) -> tuple[Any, ...]:
-            args = setup(env)
-            if args is None:
-                return ()
-            st = env.state
-            memo = env.memo
-            key = ("reach_sites" if sites else "reach", args)
-            if memo is not None and key in memo:
-                return memo[key]
-            if sites:
-                found = walk_segments(game.lattice, st.board, game.catalogue, *args)
-                result: tuple[Any, ...] = tuple(dict.fromkeys(
-                    (c, name)
-                    for c, seg in sorted(found, key=lambda k: (cell_key(k[0]), k[1]))
-                    for name in faces[st.board[c][:2]].near[seg]))
-            else:
-                result = tuple(sorted(walk(game.lattice, st.board, game.catalogue, *args),
-                                      key=cell_key))
-            if memo is not None:
-                memo[key] = result
-            return result
-        return reach
-
-    def _reach_setup(self, node: n.Call, halting: n.Expr | None,
-                     across: str | None) -> Callable[[Env], tuple[Any, ...] | None]:
-        """The kernel's arguments for a `reach` call, from its own: start, moves, tiles..."""
-        site_f, steps_f, through_f = (self(a) for a in node.args[:3])
-        kind = node.args[3].id  # type: ignore[attr-defined]
-        halting_f = self(halting) if halting is not None else None
-        halting_sites = halting is not None and halting.type == "set:site"
-        barriers = frozenset([across]) if across else frozenset()
-        faces = self.game.catalogue.faces
-
-        def segment_of(board: Any, site: Any) -> tuple[Any, int] | None:
-            placed = board.get(site[0])
-            if placed is None:
-                return None
-            info = faces[(placed[0], placed[1])].sites.get(site[1])
-            return None if info is None else (site[0], info.segment)
-
-        def setup(env: Env) -> tuple[Any, ...] | None:
-            site = site_f(env)
-            if site is None:
-                return None
-            cell, name = site
-            st = env.state
-            card, face, _ = st.board[cell]
-            info = faces[(card, face)]
-            # Travel in the `kind` segments the site lies in or touches.
-            starts = touching(info, info.sites[name].segment, kind)
-            stop = frozenset(halting_f(env)) if halting_f else frozenset()
-            stop_at: frozenset[Any] = frozenset()
-            if halting_sites:
-                stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
-                stop = frozenset()
-            return (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
-                    stop, barriers, stop_at)
-        return setup
-
-    def reach_blocked(self, node: n.Call, env: Env, value: Any
-                      ) -> tuple[Unreached, int] | None:
-        """Why a `reach` call (of any kind) does not give `value`, with its limit of moves.
-
-        None when it does give it, or when there is nothing to say.
-        """
-        f = node.func
-        across = node.args[4].id if f.endswith("across") else None  # type: ignore[attr-defined]
-        halting = node.args[4] if len(node.args) > 4 and not across else None
-        args = self._reach_setup(node, halting, across)(env)
-        if args is None or value is None:
-            return None
-        st = env.state
-        cell = value[0] if f.startswith("reach_sites") else value
-        if cell not in st.board:
-            return None
-        info = self.game.catalogue.faces[st.board[cell][:2]]
-        kind = args[2]
-        if f.startswith("reach_sites"):
-            site = info.sites.get(value[1])
-            wanted = touching(info, site.segment, kind) if site is not None else []
-        else:
-            wanted = [s.index for s in info.segments if s.kind == kind]
-        start, starts, _, steps, through, stop, barriers, stop_at = args
-        why = unreached(self.game.lattice, st.board, self.game.catalogue, start, starts, kind,
-                        steps, through, cell, wanted, stop, barriers, stop_at)
-        return None if why is None else (why, steps)
-
-    def f_hops(self, node: n.Call) -> Fn:
-        """Tiles within some edge steps of a tile, over whatever the tiles show."""
-        tile_f, steps_f, through_f = (self(a) for a in node.args)
-        lattice = self.game.lattice
-
-        def hops(env: Env) -> tuple[Any, ...]:
-            cell = tile_f(env)
-            if cell is None:
-                return ()
-            found = hop(lattice, env.state.board, cell, steps_f(env), frozenset(through_f(env)))
-            return tuple(sorted(found, key=cell_key))
-        return hops
-
-    def f_nearest(self, node: n.Call) -> Fn:
-        """The members of a collection of tiles or sites on the tiles closest to a tile.
-
-        Distance is counted in edge steps between laid tiles, whatever they
-        show; a member on the tile itself is at distance 0.
-        """
-        tile_f, coll_f = self(node.args[0]), self(node.args[1])
-        of_site = node.args[1].type == "set:site"
-        lattice = self.game.lattice
-
-        def nearest(env: Env) -> tuple[Any, ...]:
-            cell = tile_f(env)
-            items = coll_f(env)
-            if cell is None or not items:
-                return ()
-            far = hop(lattice, env.state.board, cell, None)
-            far[cell] = 0
-            dist = {x: far.get(x[0] if of_site else x) for x in items}
-            known = [d for d in dist.values() if d is not None]
-            if not known:
-                return ()
-            best = min(known)
-            return tuple(x for x in items if dist[x] == best)
-        return nearest

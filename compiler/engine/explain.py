@@ -28,6 +28,7 @@ from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
 from compiler.ir.english import English, Vocabulary, agree, article, counted, negate
 from compiler.kernel.tiles import hop
+from compiler.library.board import reach_blocked
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -753,7 +754,7 @@ class Explainer:
         saved = env.vars
         env.vars = dict(ctx.vars)
         try:
-            found = self.game.expr.reach_blocked(call, env, target)
+            found = reach_blocked(self.game, call, env, target)
             origin = self.fn(call.args[0])(env)
         finally:
             env.vars = saved

@@ -14,7 +14,7 @@ from typing import Any
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.library import LIBRARY
+from compiler.library import ATTRIBUTES, LIBRARY
 
 
 @dataclass
@@ -127,20 +127,6 @@ def agree(subject: str, predicate: str) -> str:
     return f"you {head} {rest}".rstrip()
 
 
-# The board values not yet in the library (slice S1b); the others read themselves.
-BUILTINS = {
-    "placed": "the tile you placed this turn",
-    "tiles": "the tiles", "sites": "the sites", "pieces": "the pieces", "areas": "the areas",
-    "frontier": "the empty positions next to the board",
-    "rotations": "the possible turns", "it": "it",
-}
-
-ATTRS = {
-    "owner": "the owner of {x}", "site": "the site of {x}", "tile": "the tile of {x}",
-    "area": "the area of {x}", "above": "the piece on {x}", "below": "the piece under {x}",
-}
-# Yes/no attributes of pieces, as what a piece "is" (negated by `negate`).
-PIECE_STATES = {"covered": "is covered", "arrived": "came to where it stands this turn"}
 OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
        ">": "is more than", ">=": "is at least"}
 
@@ -243,16 +229,13 @@ class English:
         b = LIBRARY.get(node.id)
         if b is not None and b.value:
             return b.english(self, node)
-        return BUILTINS.get(node.id, node.id)
+        return node.id  # `it`
 
     def e_attr(self, node: n.Attr) -> str:
         x = self(node.obj)
-        if node.name in ATTRS:
-            return ATTRS[node.name].format(x=x)
-        if node.name in PIECE_STATES and node.obj.type == "piece":
-            return agree(x, PIECE_STATES[node.name])
-        if node.name == "closed":
-            return agree(x, "is closed")
+        kernel = ATTRIBUTES.get((node.obj.type or "", node.name))
+        if kernel is not None:
+            return kernel.english(self, node, x)
         sentence = self._attribute_sentence(node, x)
         if sentence is not None:
             return sentence
@@ -402,14 +385,16 @@ class English:
         if isinstance(inner, n.Compare):
             flipped = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
             return self.e_compare(inner.model_copy(update={"op": flipped[inner.op]}))
-        if isinstance(inner, n.Attr) and inner.name in ("covered", "closed"):
-            return agree(self(inner.obj), f"is not {inner.name}")
-        if isinstance(inner, n.Attr) and inner.name == "arrived" and inner.obj.type == "piece":
-            return agree(self(inner.obj), "has stood where it is since before this turn")
+        if isinstance(inner, n.Attr) and (inner.obj.type or "", inner.name) in ATTRIBUTES:
+            said = ATTRIBUTES[(inner.obj.type or "", inner.name)].english_negated(self, inner)
+            if said is not None:
+                return said
         if isinstance(inner, n.Attr) and self._attribute_sentence(inner, "x") is not None:
             return negate(self(inner))
-        if isinstance(inner, n.Call) and inner.func == "placeable" and not inner.defined:
-            return f"{self(inner.args[0])} fits nowhere"
+        if isinstance(inner, n.Call) and not inner.defined and inner.func in LIBRARY:
+            said = LIBRARY[inner.func].english_negated(self, inner)
+            if said is not None:
+                return said
         if isinstance(inner, n.Call) and inner.defined:
             return negate(self(inner))
         if isinstance(inner, n.Logic) and inner.op == "or" and all(
@@ -490,46 +475,9 @@ class English:
         b = LIBRARY.get(f)
         if b is not None:
             return b.english(self, node)
-        if f == "around":
-            return f"the tiles sharing an edge or a corner with {self(args[0])}"
-        if f == "neighbours":
-            return f"the tiles sharing an edge with {self(args[0])}"
-        if f in ("reach", "reach_sites", "reach_across", "reach_sites_across"):
-            return self._reach(f, args)
-        if f == "hops":
-            steps = self(args[1])
-            said = f"the tiles within {steps} edge step{'' if steps == '1' else 's'} of " \
-                   f"{self(args[0])}, whatever they show"
-            if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
-                said += f", entering only {self.collection(args[2])}"
-            return said
-        if f == "nearest":
-            return f"of {self.collection(args[1])}, those nearest to {self(args[0])}"
-        if f == "faces":
-            return f"the faces of {self(args[0])}"
-        if f == "fits":
-            return f"every edge of {self(args[0])} matches the tiles it touches"
-        if f == "placeable":
-            return f"{self(args[0])} fits somewhere"
         return f"{f}({', '.join(self(a) for a in args)})"
 
     # -------------------------------------------------------- statements
-
-    def _reach(self, f: str, args: list[Any]) -> str:
-        """`reach` and its kin: which tiles or sites, from where, through what."""
-        kind = args[3].id
-        what = "the sites" if "sites" in f else "the tiles"
-        said = f"{what} reachable from {self(args[0])} {_moves(self(args[1]))} " \
-               f"through {self.v.many(kind)}"
-        if f.endswith("across"):
-            said += f", passing {self.v.many(args[4].id)}"
-        elif "sites" in f:
-            said += " (on a tile a barrier splits, only the side reached)"
-        if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
-            said += f", entering only {self.collection(args[2])}"
-        if len(args) > 4 and not f.endswith("across"):
-            said += f", and stopping on entering {self.collection(args[4])}"
-        return said
 
     def stmt(self, s: Any) -> str:
         return getattr(self, f"s_{s.node}")(s)
@@ -621,10 +569,6 @@ class English:
 
     def s_discard(self, s: n.Discard) -> str:
         return f"set {self(s.card)} aside, out of the game"
-
-
-def _moves(count: str) -> str:
-    return "in one move" if count == "1" else f"in at most {count} moves"
 
 
 def _reads(node: Any) -> set[str]:

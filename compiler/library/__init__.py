@@ -6,24 +6,21 @@ its English reading, its formula and its reference summary and example; the
 checker, the engine, the English renderer, the rulebook's formulas and the
 symbol table all dispatch through `LIBRARY` (see `base.py` for why).
 
-Moved so far (slice S1a of issue 10): `core.py` (count, sum, top, min, max,
-only, first, upto, kinds, held, die) and `players.py` (me, players, pool,
-closer, supply, allies, captain, clockwise); and (slice S2) `stock.py`
-(drawable, stock). Not yet moved, and still in their
-old homes until slice S1b: the board builtins (the values placed, tiles,
-sites, pieces, areas, frontier, rotations; the functions
-neighbours, around, faces, fits, placeable, reach, reach_across, reach_sites,
-reach_sites_across, hops, nearest) and the kernel attributes of pieces, sites
-and areas. Their names are listed in `compiler/check/symbols.py`
-(`BOARD_VALUES`, `BOARD_FUNCTIONS`), their type rules are `TypeChecker.f_<name>`,
-their closures `ExprCompiler.f_<name>` / `b_<name>`, their English the
-`BUILTINS` table and the `e_call` chain of `compiler/ir/english.py`.
+Modules, in the order they register: `core.py` (count,
+sum, top, min, max, only, first, upto, kinds, held, die), `players.py` (me,
+players, pool, closer, supply, allies, captain, clockwise), `board.py` (placed,
+tiles, sites, pieces, areas, frontier, rotations, neighbours, around, faces,
+fits, placeable, reach and its kin, hops, nearest), `stock.py`
+(drawable, stock: the stacks, a zone) and `attributes.py` (the kernel
+attributes of pieces, sites and areas, in `ATTRIBUTES`).
 """
 
 from __future__ import annotations
 
-from compiler.library import core, players, stock  # noqa: F401  (registers them, in this order)
-from compiler.library.base import LIBRARY, Builtin, register
+# Imported for what they register, in this order.
+from compiler.library import core, players, board, stock, attributes  # noqa: F401, I001
+from compiler.library.base import (ATTRIBUTES, LIBRARY, Builtin, KernelAttribute, attributes_of,
+                                   register, register_attribute)
 
 
 def functions() -> list[Builtin]:
@@ -41,4 +38,5 @@ def events() -> list[Builtin]:
     return [b for b in LIBRARY.values() if b.value and b.only_in is not None]
 
 
-__all__ = ["LIBRARY", "Builtin", "events", "functions", "register", "values"]
+__all__ = ["ATTRIBUTES", "LIBRARY", "Builtin", "KernelAttribute", "attributes_of", "events",
+           "functions", "register", "register_attribute", "values"]

@@ -22,6 +22,8 @@ from compiler.ir import nodes as n
 if TYPE_CHECKING:
     from compiler.check.types import Scope, TypeChecker
     from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.game import Game
+    from compiler.engine.state import State
     from compiler.ir.english import English
     from compiler.rulebook.formal import Formal
     from compiler.rulebook.mathml import MathML
@@ -49,7 +51,14 @@ class Builtin:
     # Rule-level source the example needs around it (declarations, a trigger), with
     # EXAMPLE where it goes; empty: the example is a value in the demo's `research` action.
     setting: ClassVar[str] = ""
+    replaces: ClassVar[tuple[str, ...]] = ()  # parts of the demo the setting stands in for
     only_in: ClassVar[str | None] = None   # "closes": a value bound only by that event
+    # A value that is every element of one sort (`pieces`): `in` and `of` narrow it as they
+    # narrow a kind of that category ("" for pieces of any kind); None: it cannot be narrowed.
+    narrows: ClassVar[str | None] = None
+    # An action requiring this call of its own four chosen variables is listed from the
+    # kernel's placement index, not by trying every combination (`fits`).
+    placement: ClassVar[bool] = False
 
     def check(self, tc: TypeChecker, node: Any, scope: Scope) -> str:
         """The type rule: report what is wrong with the arguments; return the result's type."""
@@ -60,6 +69,10 @@ class Builtin:
 
     def english(self, en: English, node: Any) -> str:
         raise NotImplementedError(f"`{self.name}` has no English reading")
+
+    def english_negated(self, en: English, node: n.Call) -> str | None:
+        """`not` this call, read as one phrase ("… fits nowhere"); None: the general negation."""
+        return None
 
     def english_compared(self, en: English, node: n.Compare) -> str | None:
         """A comparison whose left side is this call, read as one phrase ("there are no …")."""
@@ -73,8 +86,38 @@ class Builtin:
         """This call as a per-player measure of the winner (`it` is each player); None: English."""
         return None
 
+    def explain(self, game: Game, st: State, env: Env, node: n.Call) -> str | None:
+        """The kernel's reason this call, required by an action, was false; None: nothing to add."""
+        return None
+
+
+class KernelAttribute:
+    """An attribute every piece, site or area has without being declared (`p.owner`).
+
+    Found in `ATTRIBUTES` by the type it belongs to and its name; `compile`
+    gets the closure of the object it is read from.
+    """
+
+    of: ClassVar[str]                      # "piece", "site", "area": what has it
+    name: ClassVar[str]
+    returns: ClassVar[str]
+    summary: ClassVar[str]
+    example: ClassVar[str]                 # an expression using it, valid in the reference's demo
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        raise NotImplementedError(f"`{self.of}.{self.name}` has no evaluation")
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        """The attribute of `x` (the object already in words)."""
+        raise NotImplementedError(f"`{self.of}.{self.name}` has no English reading")
+
+    def english_negated(self, en: English, node: n.Attr) -> str | None:
+        """`not` this attribute, read as one phrase; None: the general negation."""
+        return None
+
 
 LIBRARY: dict[str, Builtin] = {}
+ATTRIBUTES: dict[tuple[str, str], KernelAttribute] = {}
 
 
 def register(cls: type[Builtin]) -> type[Builtin]:
@@ -83,3 +126,17 @@ def register(cls: type[Builtin]) -> type[Builtin]:
         raise ValueError(f"two builtins are called `{cls.name}`")
     LIBRARY[cls.name] = cls()
     return cls
+
+
+def register_attribute(cls: type[KernelAttribute]) -> type[KernelAttribute]:
+    """Add a kernel attribute to `ATTRIBUTES`, once per type and name."""
+    key = (cls.of, cls.name)
+    if key in ATTRIBUTES:
+        raise ValueError(f"two attributes are called `{cls.of}.{cls.name}`")
+    ATTRIBUTES[key] = cls()
+    return cls
+
+
+def attributes_of(type_: str) -> dict[str, str]:
+    """The kernel attributes of a type, with their types, in the order they were written."""
+    return {a.name: a.returns for (of, _), a in ATTRIBUTES.items() if of == type_}

@@ -1,0 +1,229 @@
+"""The kernel's attributes: what every piece, site and area has without being declared.
+
+A piece knows its owner, where it stands and what is stacked with it; a site
+its tile and area; an area whether it is closed. Each is one class, found in
+`ATTRIBUTES` by the type of what it belongs to and its name: the checker
+reads its type there, the engine its closure, the English renderer its
+reading. Attributes a ruleset declares (an area's keeper, a player's points)
+come from the ruleset, not from here.
+
+Moved whole from the checker (`PIECE_ATTRS`, `SITE_ATTRS`, `AREA_KERNEL_ATTRS`),
+the engine's `c_attr` and the renderer's `ATTRS` / `PIECE_STATES`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from compiler.ir import nodes as n
+from compiler.library.base import Fn, KernelAttribute, register_attribute
+
+if TYPE_CHECKING:
+    from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.state import Piece
+    from compiler.ir.english import English
+
+
+# ------------------------------------------------------------------ pieces
+
+
+class _PieceAttribute(KernelAttribute):
+    """An attribute of a piece; none at all for a piece no longer in the game (say,
+    one bound to a grant that lapsed)."""
+
+    of = "piece"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        raise NotImplementedError
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        read = self.read
+
+        def piece_attr(env: Env) -> Any:
+            pid = obj(env)
+            st = env.state
+            if pid is None or (pid not in st.pieces and pid not in st.gone):
+                return None
+            return read(cx, pid, st.piece(pid), env)
+        return piece_attr
+
+
+@register_attribute
+class Owner(_PieceAttribute):
+    name, returns = "owner", "player"
+    summary = "The player a piece belongs to."
+    example = "count(pawn where it.owner == me)"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        return p.owner
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the owner of {x}"
+
+
+@register_attribute
+class PieceSite(_PieceAttribute):
+    name, returns = "site", "site"
+    summary = "The site a piece stands on."
+    example = "count(pawn where it.site is lake)"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        return (p.cell, p.site)
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the site of {x}"
+
+
+@register_attribute
+class PieceTile(_PieceAttribute):
+    name, returns = "tile", "tile"
+    summary = "The tile a piece stands on."
+    example = "count(pawn where it.tile == placed)"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        return p.cell
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the tile of {x}"
+
+
+@register_attribute
+class PieceArea(_PieceAttribute):
+    name, returns = "area", "area"
+    summary = "The area of the site a piece stands on."
+    example = "count(pawn where it.area is lake)"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        return cx.game.site_area(env.state, (p.cell, p.site))
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the area of {x}"
+
+
+class _Stacked(_PieceAttribute):
+    """What a piece's place in its stack says: `missing` for a piece found in no stack."""
+
+    missing: Any = None
+
+    def at(self, stack: list[int], i: int) -> Any:
+        raise NotImplementedError
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        stack = env.state.stack_of((p.cell, p.site))
+        if pid not in stack:
+            return self.missing
+        return self.at(stack, stack.index(pid))
+
+
+@register_attribute
+class Covered(_Stacked):
+    name, returns = "covered", "bool"
+    missing = False
+    summary = "Whether another piece stands on top of a piece."
+    example = "count(pawn where not it.covered)"
+
+    def at(self, stack: list[int], i: int) -> Any:
+        return i < len(stack) - 1
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        from compiler.ir.english import agree
+        return agree(x, "is covered")
+
+    def english_negated(self, en: English, node: n.Attr) -> str | None:
+        from compiler.ir.english import agree
+        return agree(en(node.obj), "is not covered")
+
+
+@register_attribute
+class Above(_Stacked):
+    name, returns = "above", "piece"
+    summary = "The piece standing directly on a piece (none when nothing does)."
+    example = "count(pawn where it.above is tower)"
+
+    def at(self, stack: list[int], i: int) -> Any:
+        return stack[i + 1] if i + 1 < len(stack) else None
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the piece on {x}"
+
+
+@register_attribute
+class Below(_Stacked):
+    name, returns = "below", "piece"
+    summary = "The piece a piece stands directly on (none when it stands on the site)."
+    example = "count(tower where it.below is pawn)"
+
+    def at(self, stack: list[int], i: int) -> Any:
+        return stack[i - 1] if i > 0 else None
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the piece under {x}"
+
+
+@register_attribute
+class Arrived(_PieceAttribute):
+    name, returns = "arrived", "bool"
+    summary = "Whether a piece was put or moved where it stands during this turn."
+    example = "count(pawn where it.arrived)"
+
+    def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
+        return pid in env.state.turn.arrived
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        from compiler.ir.english import agree
+        return agree(x, "came to where it stands this turn")
+
+    def english_negated(self, en: English, node: n.Attr) -> str | None:
+        from compiler.ir.english import agree
+        return agree(en(node.obj), "has stood where it is since before this turn")
+
+
+# ------------------------------------------------------------------- sites
+
+
+@register_attribute
+class SiteTile(KernelAttribute):
+    of, name, returns = "site", "tile", "tile"
+    summary = "The tile a site is on."
+    example = "count(sites where it.tile == placed)"
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        return lambda env: None if (s := obj(env)) is None else s[0]
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the tile of {x}"
+
+
+@register_attribute
+class SiteArea(KernelAttribute):
+    of, name, returns = "site", "area", "area"
+    summary = "The area a site is part of."
+    example = "count(sites where it.area is lake)"
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        game = cx.game
+        return lambda env: None if (s := obj(env)) is None else game.site_area(env.state, s)
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the area of {x}"
+
+
+# ------------------------------------------------------------------- areas
+
+
+@register_attribute
+class Closed(KernelAttribute):
+    of, name, returns = "area", "closed", "bool"
+    summary = "Whether an area is closed: none of its edges is left open."
+    example = "count(lake where it.closed)"
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        from compiler.ir.english import agree
+        return agree(x, "is closed")
+
+    def english_negated(self, en: English, node: n.Attr) -> str | None:
+        from compiler.ir.english import agree
+        return agree(en(node.obj), "is not closed")

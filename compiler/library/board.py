@@ -1,0 +1,622 @@
+"""The board: what is laid and standing on it, where tiles may go, how far pieces get.
+
+Each class is one builtin whole, moved from its old homes: the type rule from
+the checker's `f_<name>`, the closure from the engine's `f_<name>` / `b_<name>`,
+the English from the renderer's `BUILTINS` table and `e_call` chain, and, for
+`fits`, the placement fast path and the kernel's reason of `engine/actions.py`.
+The walks themselves (`walk`, `walk_segments`, `hop`, `unreached`) are the
+kernel's; what lives here is how a rule's arguments become the kernel's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from compiler.ir import nodes as n
+from compiler.kernel.tiles import (FaceInfo, Unreached, hop, mismatches, placements, unreached,
+                                   walk, walk_segments)
+from compiler.library.base import Builtin, Fn, register
+
+if TYPE_CHECKING:
+    from compiler.check.types import Scope, TypeChecker
+    from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.game import Game
+    from compiler.engine.state import State
+    from compiler.ir.english import English
+
+
+def _moves(count: str) -> str:
+    return "in one move" if count == "1" else f"in at most {count} moves"
+
+
+# ------------------------------------------------------------------ values
+
+
+@register
+class Placed(Builtin):
+    name, group, returns, value = "placed", "board", "tile", True
+    summary = "The tile laid this turn (none before one is laid)."
+    example = "sites in placed"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        return lambda env: env.state.turn.placed
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the tile you placed this turn"
+
+
+class _Everything(Builtin):
+    """A value that is every element of one sort on the board; `in` and `of` narrow it
+    (`pieces in placed`) as they narrow a kind, so `narrows` names the sort for that."""
+
+    narrows: ClassVar[str | None]
+
+
+@register
+class Tiles(_Everything):
+    name, group, returns, value = "tiles", "board", "set:tile", True
+    narrows = "tile"
+    summary = "Every tile on the board, in reading order (row, then column)."
+    example = "count(tiles)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        from compiler.engine.evaluate import cell_key
+        return lambda env: tuple(sorted(env.state.board, key=cell_key))
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the tiles"
+
+
+@register
+class Sites(_Everything):
+    name, group, returns, value = "sites", "board", "set:site", True
+    narrows = "site"
+    summary = "Every site of every tile on the board, tile by tile in reading order."
+    example = "count(sites in placed)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        from compiler.engine.evaluate import cell_key
+        game = cx.game
+
+        def sites(env: Env) -> tuple[Any, ...]:
+            st = env.state
+            out = []
+            for cell in sorted(st.board, key=cell_key):
+                card, face, _ = st.board[cell]
+                for name in game.catalogue.faces[(card, face)].sites:
+                    out.append((cell, name))
+            return tuple(out)
+        return sites
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the sites"
+
+
+@register
+class Pieces(_Everything):
+    name, group, returns, value = "pieces", "board", "set:piece", True
+    narrows = ""
+    summary = "Every piece on the board, of every kind and owner."
+    example = "count(pieces of me)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        return lambda env: tuple(env.state.pieces)
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the pieces"
+
+
+@register
+class Areas(_Everything):
+    name, group, returns, value = "areas", "board", "set:area", True
+    narrows = "area"
+    summary = "Every area on the board, of every kind, open or closed."
+    example = "count(areas where it.closed)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        game = cx.game
+        return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the areas"
+
+
+@register
+class Frontier(Builtin):
+    name, group, returns, value = "frontier", "board", "set:cell", True
+    summary = ("The empty cells a tile may be laid on: those next to the board, or the first "
+               "tile's cell while the board is empty.")
+    example = "count(frontier)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        game = cx.game
+
+        def frontier(env: Env) -> tuple[Any, ...]:
+            st = env.state
+            if not st.board:
+                return (game.first_cell,)
+            return tuple(st.frontier.cells())
+        return frontier
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the empty positions next to the board"
+
+
+@register
+class Rotations(Builtin):
+    name, group, returns, value = "rotations", "board", "set:int", True
+    summary = "The ways a tile can be turned on its cell, numbered from 0."
+    example = "count(rotations)"
+
+    def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
+        r = tuple(range(cx.game.lattice.rotations))
+        return lambda env: r
+
+    def english(self, en: English, node: n.Name) -> str:
+        return "the possible turns"
+
+
+# --------------------------------------------------------------- adjacency
+
+
+class _Adjacent(Builtin):
+    """The laid tiles next to a tile, by the lattice's own idea of next."""
+
+    group, returns = "board", "set:tile"
+    said: ClassVar[str]
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 1):
+            tc.expect(node.args[0], scope, "tile", f"the argument of `{self.name}`")
+        return "set:tile"
+
+    def cells(self, lattice: Any) -> Callable[[Any], Any]:
+        raise NotImplementedError
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        from compiler.engine.evaluate import cell_key
+        f = cx(node.args[0])
+        near = self.cells(cx.game.lattice)
+
+        def adjacent(env: Env) -> tuple[Any, ...]:
+            cell = f(env)
+            if cell is None:
+                return ()
+            board = env.state.board
+            return tuple(sorted((c for c in near(cell) if c in board), key=cell_key))
+        return adjacent
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"{self.said} {en(node.args[0])}"
+
+
+@register
+class Neighbours(_Adjacent):
+    name = "neighbours"
+    said = "the tiles sharing an edge with"
+    summary = "The tiles on the board sharing an edge with a tile."
+    example = "count(pawn in neighbours(placed))"
+
+    def cells(self, lattice: Any) -> Callable[[Any], Any]:
+        return lattice.neighbours  # type: ignore[no-any-return]
+
+
+@register
+class Around(_Adjacent):
+    name = "around"
+    said = "the tiles sharing an edge or a corner with"
+    summary = "The tiles on the board sharing an edge or a corner with a tile."
+    example = "count(around(placed) where it has town)"
+
+    def cells(self, lattice: Any) -> Callable[[Any], Any]:
+        return lattice.around  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------- laying tiles
+
+
+# The demo's own action for laying a tile, which the example of `fits` stands in for.
+_LAYING = """
+    action lay_tile "lay a tile" {
+        notation "{card} {face} at {cell} r{rotation}"
+        choose card from drawable
+        choose face from faces(card)
+        choose cell from frontier
+        choose rotation from rotations
+        require EXAMPLE else "the edges do not match"
+        lay card face face at cell rotation rotation
+    }
+"""
+
+
+@register
+class Faces(Builtin):
+    name, group, returns = "faces", "board", "set:face"
+    summary = "The faces of a tile card, either of which may be laid up."
+    example = "count(drawable where count(faces(it)) > 1)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 1):
+            tc.expect(node.args[0], scope, "card", "the argument of `faces`")
+        return "set:face"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        f = cx(node.args[0])
+        faces = cx.game.catalogue.card_faces
+        return lambda env: faces.get(f(env), ())
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"the faces of {en(node.args[0])}"
+
+
+@register
+class Fits(Builtin):
+    """Whether a face of a card, turned so, may be laid on a cell.
+
+    An action that chooses all four and requires `fits` of its own variables
+    is listed from the kernel's placement index instead of trying every
+    combination (`placement`), and a failed `fits` says which edges clash
+    (`explain`).
+    """
+
+    name, group, returns = "fits", "board", "bool"
+    summary = ("Whether a face of a tile card, turned by a rotation, may be laid on a cell: "
+               "every edge matches the tiles it touches.")
+    example = "fits(card, face, cell, rotation)"
+    setting, replaces = _LAYING, ("lay_tile",)
+    placement = True
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 4):
+            for a, t in zip(node.args, ("card", "face", "cell", "int")):
+                tc.expect(a, scope, t, "an argument of `fits`")
+        return "bool"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        card, face, cell, rot = (cx(a) for a in node.args)
+        game = cx.game
+        return lambda env: game.fits(env.state, card(env), face(env), cell(env), rot(env))
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"every edge of {en(node.args[0])} matches the tiles it touches"
+
+    def explain(self, game: Game, st: State, env: Env, node: n.Call) -> str | None:
+        card, face, cell, rot = (env.vars.get(a.id) for a in node.args)  # type: ignore[attr-defined]
+        if cell in st.board:
+            return f"{game.lattice.format_cell(cell)} already holds a tile"
+        if (card, face) not in game.catalogue.faces:
+            return f"{card} has no face {face}"
+        found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match)
+        return "; ".join(found) or None
+
+
+@register
+class Placeable(Builtin):
+    name, group, returns = "placeable", "board", "bool"
+    summary = "Whether a tile card fits somewhere on the board, with some face and rotation."
+    example = "count(drawable where placeable(it))"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 1):
+            tc.expect(node.args[0], scope, "card", "the argument of `placeable`")
+        return "bool"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        f = cx(node.args[0])
+        game = cx.game
+
+        def placeable(env: Env) -> bool:
+            st = env.state
+            if not st.board:
+                return True
+            return next(placements(game.catalogue, st.frontier, [f(env)], game.match), None) \
+                is not None
+        return placeable
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"{en(node.args[0])} fits somewhere"
+
+    def english_negated(self, en: English, node: n.Call) -> str | None:
+        return f"{en(node.args[0])} fits nowhere"
+
+
+# ------------------------------------------------------------------- walks
+
+
+def touching(info: FaceInfo, segment: int, kind: str) -> list[int]:
+    """The segments of `kind` a piece in `segment` can set out from or arrive by.
+
+    The segment itself, if of that kind, or those of that kind meeting it at
+    an edge: a town on a road meets the field the road runs through.
+    """
+    own = info.segments[segment]
+    return [s.index for s in info.segments if s.kind == kind and
+            (s.index == own.index or set(s.edges) & set(own.edges))]
+
+
+def _reach_setup(cx: ExprCompiler, node: n.Call, halting: n.Expr | None,
+                 across: str | None) -> Callable[[Env], tuple[Any, ...] | None]:
+    """The kernel's arguments for a `reach` call, from its own: start, moves, tiles..."""
+    site_f, steps_f, through_f = (cx(a) for a in node.args[:3])
+    kind = node.args[3].id  # type: ignore[attr-defined]
+    halting_f = cx(halting) if halting is not None else None
+    halting_sites = halting is not None and halting.type == "set:site"
+    barriers = frozenset([across]) if across else frozenset()
+    faces = cx.game.catalogue.faces
+
+    def segment_of(board: Any, site: Any) -> tuple[Any, int] | None:
+        placed = board.get(site[0])
+        if placed is None:
+            return None
+        info = faces[(placed[0], placed[1])].sites.get(site[1])
+        return None if info is None else (site[0], info.segment)
+
+    def setup(env: Env) -> tuple[Any, ...] | None:
+        site = site_f(env)
+        if site is None:
+            return None
+        cell, name = site
+        st = env.state
+        card, face, _ = st.board[cell]
+        info = faces[(card, face)]
+        # Travel in the `kind` segments the site lies in or touches.
+        starts = touching(info, info.sites[name].segment, kind)
+        stop = frozenset(halting_f(env)) if halting_f else frozenset()
+        stop_at: frozenset[Any] = frozenset()
+        if halting_sites:
+            stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
+            stop = frozenset()
+        return (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
+                stop, barriers, stop_at)
+    return setup
+
+
+class _Reach(Builtin):
+    """`reach` and its kin: where a piece at a site gets to through one kind of area.
+
+    The walk goes segment by segment (`walk_segments`), so a barrier that
+    splits a tile stops it there; told by tile, a tile counts once any of
+    its segments is reached; told by site, only the sites near the
+    segments reached count (`sites_near`). What stops the piece may be
+    given as tiles or as sites: a site stops it in the segment it lies in.
+    """
+
+    group = "board"
+    by_site: ClassVar[bool] = False    # told by site (`reach_sites…`), not by tile
+    across: ClassVar[bool] = False     # the fifth argument is a barrier feature passed
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        from compiler.check.types import words
+        name, result = self.name, self.returns
+        if self.across:
+            if tc._arity(node, 5):
+                tc.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
+                tc.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
+                tc.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
+                tc.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
+                tc.kind_name(node.args[4], ("feature",), f"the barrier `{name}` passes")
+            return result
+        if len(node.args) not in (4, 5):
+            tc.report(node.loc, "arity",
+                      f"`{name}` takes 4 or 5 arguments, {len(node.args)} given")
+            return result
+        tc.expect(node.args[0], scope, "site", f"the first argument of `{name}`")
+        tc.expect(node.args[1], scope, "int", f"the number of moves, in `{name}`")
+        tc.expect(node.args[2], scope, "set:tile", f"the tiles `{name}` may enter")
+        tc.kind_name(node.args[3], ("area",), f"the fourth argument of `{name}`")
+        if len(node.args) == 5:
+            got = tc.expr(node.args[4], scope)
+            if got not in ("set:tile", "set:site", "any"):
+                tc.report(node.args[4].loc, "type",
+                          f"what stops a piece, in `{name}`, is tiles or sites, "
+                          f"but this is {words(got)}")
+        return result
+
+    def _limits(self, node: n.Call) -> tuple[n.Expr | None, str | None]:
+        """What stops the piece (`halting`) and the barrier it passes (`across`)."""
+        if self.across:
+            return None, node.args[4].id  # type: ignore[attr-defined]
+        return (node.args[4] if len(node.args) > 4 else None), None
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        from compiler.engine.evaluate import cell_key
+        setup = _reach_setup(cx, node, *self._limits(node))
+        game = cx.game
+        faces = game.catalogue.faces
+        sites = self.by_site
+
+        def reach(env: Env) -> tuple[Any, ...]:
+            args = setup(env)
+            if args is None:
+                return ()
+            st = env.state
+            memo = env.memo
+            key = ("reach_sites" if sites else "reach", args)
+            if memo is not None and key in memo:
+                return memo[key]
+            if sites:
+                found = walk_segments(game.lattice, st.board, game.catalogue, *args)
+                result: tuple[Any, ...] = tuple(dict.fromkeys(
+                    (c, name)
+                    for c, seg in sorted(found, key=lambda k: (cell_key(k[0]), k[1]))
+                    for name in faces[st.board[c][:2]].near[seg]))
+            else:
+                result = tuple(sorted(walk(game.lattice, st.board, game.catalogue, *args),
+                                      key=cell_key))
+            if memo is not None:
+                memo[key] = result
+            return result
+        return reach
+
+    def english(self, en: English, node: n.Call) -> str:
+        args = node.args
+        kind = args[3].id  # type: ignore[attr-defined]
+        what = "the sites" if self.by_site else "the tiles"
+        said = f"{what} reachable from {en(args[0])} {_moves(en(args[1]))} " \
+               f"through {en.v.many(kind)}"
+        if self.across:
+            said += f", passing {en.v.many(args[4].id)}"  # type: ignore[attr-defined]
+        elif self.by_site:
+            said += " (on a tile a barrier splits, only the side reached)"
+        if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
+            said += f", entering only {en.collection(args[2])}"
+        if len(args) > 4 and not self.across:
+            said += f", and stopping on entering {en.collection(args[4])}"
+        return said
+
+    def blocked(self, game: Game, node: n.Call, env: Env, value: Any
+                ) -> tuple[Unreached, int] | None:
+        """Why this call does not give `value`, with its limit of moves.
+
+        None when it does give it, or when there is nothing to say.
+        """
+        args = _reach_setup(game.expr, node, *self._limits(node))(env)
+        if args is None or value is None:
+            return None
+        st = env.state
+        cell = value[0] if self.by_site else value
+        if cell not in st.board:
+            return None
+        info = game.catalogue.faces[st.board[cell][:2]]
+        kind = args[2]
+        if self.by_site:
+            site = info.sites.get(value[1])
+            wanted = touching(info, site.segment, kind) if site is not None else []
+        else:
+            wanted = [s.index for s in info.segments if s.kind == kind]
+        start, starts, _, steps, through, stop, barriers, stop_at = args
+        why = unreached(game.lattice, st.board, game.catalogue, start, starts, kind,
+                        steps, through, cell, wanted, stop, barriers, stop_at)
+        return None if why is None else (why, steps)
+
+
+@register
+class Reach(_Reach):
+    name, returns = "reach", "set:tile"
+    summary = ("The tiles a piece at a site gets to in some moves through one kind of area, "
+               "entering only some tiles, and stopping where a fifth argument (tiles or sites) "
+               "says.")
+    example = "count(pawn as q where count(reach(q.site, 2, tiles, field)) > 3)"
+
+
+@register
+class ReachSites(_Reach):
+    name, returns, by_site = "reach_sites", "set:site", True
+    summary = ("`reach`, told by site: only the sites of the part of each tile the piece gets "
+               "into, since a barrier can split a tile.")
+    example = "count(pawn as q where count(reach_sites(q.site, 2, tiles, field)) > 3)"
+
+
+@register
+class ReachAcross(_Reach):
+    name, returns, across = "reach_across", "set:tile", True
+    summary = ("`reach` for a piece that passes one kind of barrier feature that otherwise "
+               "splits the area.")
+    example = "count(pawn as q where count(reach_across(q.site, 1, tiles, field, well)) > 3)"
+
+
+@register
+class ReachSitesAcross(_Reach):
+    name, returns, by_site, across = "reach_sites_across", "set:site", True, True
+    summary = "`reach_across`, told by site."
+    example = ("count(pawn as q where count(reach_sites_across(q.site, 1, tiles, field, well)) "
+               "> 3)")
+
+
+def reach_blocked(game: Game, node: n.Call, env: Env, value: Any
+                  ) -> tuple[Unreached, int] | None:
+    """Why a `reach` call (of any kind) does not give `value`, with its limit of moves."""
+    from compiler.library.base import LIBRARY
+    walker = LIBRARY[node.func]
+    assert isinstance(walker, _Reach), node.func
+    return walker.blocked(game, node, env, value)
+
+
+@register
+class Hops(Builtin):
+    name, group, returns = "hops", "board", "set:tile"
+    summary = ("The tiles within some edge steps of a tile, across any edges whatever the "
+               "tiles show, entering only some tiles.")
+    example = "count(hops(placed, 3, tiles))"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        """`hops(tile, steps, through)`: tiles within some edge steps, whatever they show."""
+        if tc._arity(node, 3):
+            tc.expect(node.args[0], scope, "tile", "the first argument of `hops`")
+            tc.expect(node.args[1], scope, "int", "the number of steps, in `hops`")
+            tc.expect(node.args[2], scope, "set:tile", "the tiles `hops` may enter")
+        return "set:tile"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        """Tiles within some edge steps of a tile, over whatever the tiles show."""
+        from compiler.engine.evaluate import cell_key
+        tile_f, steps_f, through_f = (cx(a) for a in node.args)
+        lattice = cx.game.lattice
+
+        def hops(env: Env) -> tuple[Any, ...]:
+            cell = tile_f(env)
+            if cell is None:
+                return ()
+            found = hop(lattice, env.state.board, cell, steps_f(env), frozenset(through_f(env)))
+            return tuple(sorted(found, key=cell_key))
+        return hops
+
+    def english(self, en: English, node: n.Call) -> str:
+        args = node.args
+        steps = en(args[1])
+        said = f"the tiles within {steps} edge step{'' if steps == '1' else 's'} of " \
+               f"{en(args[0])}, whatever they show"
+        if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
+            said += f", entering only {en.collection(args[2])}"
+        return said
+
+
+@register
+class Nearest(Builtin):
+    name, group = "nearest", "board"
+    returns = "set:any"   # the tiles or sites given: see `check`
+    summary = ("The members of a collection of tiles or sites on the tiles closest to a tile, "
+               "in edge steps between laid tiles.")
+    example = "nearest(placed, sites where it is field)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        """`nearest(tile, coll)`: the tiles or sites of coll closest to the tile."""
+        from compiler.check.types import words
+        if not tc._arity(node, 2):
+            return "set:any"
+        tc.expect(node.args[0], scope, "tile", "the first argument of `nearest`")
+        got = tc.expr(node.args[1], scope)
+        if got not in ("set:tile", "set:site", "any"):
+            tc.report(node.args[1].loc, "type",
+                      f"`nearest` picks among tiles or sites, but this is {words(got)}")
+            return "set:any"
+        return got
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        """The members of a collection of tiles or sites on the tiles closest to a tile.
+
+        Distance is counted in edge steps between laid tiles, whatever they
+        show; a member on the tile itself is at distance 0.
+        """
+        tile_f, coll_f = cx(node.args[0]), cx(node.args[1])
+        of_site = node.args[1].type == "set:site"
+        lattice = cx.game.lattice
+
+        def nearest(env: Env) -> tuple[Any, ...]:
+            cell = tile_f(env)
+            items = coll_f(env)
+            if cell is None or not items:
+                return ()
+            far = hop(lattice, env.state.board, cell, None)
+            far[cell] = 0
+            dist = {x: far.get(x[0] if of_site else x) for x in items}
+            known = [d for d in dist.values() if d is not None]
+            if not known:
+                return ()
+            best = min(known)
+            return tuple(x for x in items if dist[x] == best)
+        return nearest
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"of {en.collection(node.args[1])}, those nearest to {en(node.args[0])}"
