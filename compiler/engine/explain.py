@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING, Any
 from compiler.engine.evaluate import Env, Fn, RuleError, cell_key
 from compiler.engine.state import POOL, State
 from compiler.ir import nodes as n
-from compiler.ir.english import English, Vocabulary, agree, article, counted, negate
-from compiler.kernel.tiles import hop
-from compiler.library.board import reach_blocked
+from compiler.ir.english import English, Vocabulary, agree, article, negate
+from compiler.library import ATTRIBUTES, LIBRARY
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -164,13 +163,12 @@ class Explainer:
         if isinstance(node, n.Name):
             if node.ref == "var" and node.id in ctx.vars:
                 return self.describe(ctx.vars[node.id], node.type)
-            if node.ref == "builtin" and node.id == "placed":
-                placed = ctx.state.turn.placed
-                if placed is not None:
-                    return f"the tile you placed this turn ({self.game.lattice.format_cell(placed)})"
+            if node.ref == "builtin" and node.id in LIBRARY:
+                return LIBRARY[node.id].described(self, node, ctx)
             return None
-        if isinstance(node, n.Attr) and node.name in ("site", "tile", "area", "owner") \
-                and node.type in ("site", "tile", "area", "player") and self.bound(node, ctx):
+        kernel = ATTRIBUTES.get((node.obj.type or "", node.name)) \
+            if isinstance(node, n.Attr) else None
+        if kernel is not None and kernel.described and self.bound(node, ctx):
             v = self.safe(node, ctx)
             if v is not _UNKNOWN and v is not None:
                 return self.describe(v, node.type)
@@ -370,26 +368,10 @@ class Explainer:
         return self.why(node.then if cond else node.otherwise, ctx, actual)
 
     def _why_attr(self, node: n.Attr, ctx: Ctx, actual: bool) -> Reason | None:
-        en = self.words(ctx)
-        if node.name == "covered" and node.obj.type == "piece":
-            pid = self.safe(node.obj, ctx)
-            who = en(node.obj)
-            if actual and pid is not _UNKNOWN:
-                st = ctx.state
-                p = st.pieces.get(pid)
-                if p is not None:
-                    stack = st.stack_of((p.cell, p.site))
-                    above = stack[stack.index(pid) + 1:] if pid in stack else ()
-                    if above:
-                        on_top = self.listing([self._short_piece(q) for q in above])
-                        return Reason(f"{who} has {on_top} on top")
-            if not actual:
-                return Reason(f"{who} has nothing on top")
-        if node.name == "closed" and not actual:
-            return Reason(agree(en(node.obj), "is still open"))
-        return None
+        kernel = ATTRIBUTES.get((node.obj.type or "", node.name))
+        return None if kernel is None else kernel.why(self, node, ctx, actual)
 
-    def _short_piece(self, pid: int) -> str:
+    def short_piece(self, pid: int) -> str:
         p = self._state.pieces[pid]
         return f"{_poss(self.game.seat_name(p.owner))} {self.game.title(p.kind)}"
 
@@ -636,34 +618,9 @@ class Explainer:
             return self._not_in_collection(value, coll, ctx, type_) or fallback
         if isinstance(coll, n.Name) and coll.ref == "kind":
             return self._not_of_kind(value, coll.id, type_) or fallback
-        if isinstance(coll, n.Call) and not coll.defined and (
-                coll.func in _WALKS or coll.func == "hops" and type_ in ("tile", "cell")):
-            return self._not_reached(value, coll, ctx, type_) or fallback
-        if isinstance(coll, n.Call) and coll.func == "nearest" and not coll.defined:
-            return self._not_nearest(value, coll, ctx, type_) or fallback
+        if isinstance(coll, n.Call) and not coll.defined:
+            return LIBRARY[coll.func].why_not_in(self, value, coll, ctx, type_) or fallback
         return fallback
-
-    def _not_nearest(self, value: Any, call: n.Call, ctx: Ctx, type_: str) -> Reason | None:
-        """"-2,0:space is 3 tiles from tile 0,0; 1,0:space is nearer (1)"."""
-        origin, items = self.safe(call.args[0], ctx), self.safe(call.args[1], ctx)
-        if origin is _UNKNOWN or items is _UNKNOWN or origin is None:
-            return None
-        if value not in items:
-            return self.not_in(value, call.args[1], ctx, type_)
-        st = ctx.state
-        far = hop(self.game.lattice, st.board, origin, None)
-        far[origin] = 0
-        cell_of = (lambda x: x[0]) if type_ == "site" else (lambda x: x)
-        mine = far.get(cell_of(value))
-        best = self.safe(call, ctx)
-        if best is _UNKNOWN or not best or mine is None:
-            return None
-        d = far.get(cell_of(best[0]))
-        said = self.describe(value, type_)
-        nearer = self.listing([self.describe(x, type_) for x in best])
-        return Reason(f"{said} is {counted(mine, 'step')} from {self.describe(origin, 'tile')}, "
-                      f"but {nearer} {'is' if len(best) == 1 else 'are'} nearer "
-                      f"({counted(d or 0, 'step')})")
 
     def _not_of_kind(self, value: Any, kind: str, type_: str) -> Reason | None:
         g, st = self.game, self._state
@@ -741,103 +698,9 @@ class Explainer:
 
     # ------------------------------------------------------------- movement
 
-    def _not_reached(self, target: Any, call: n.Call, ctx: Ctx, type_: str) -> Reason | None:
-        """What stops a move: distance, a tile it may not enter, or a place it must stop at.
-
-        The kernel says which (`compiler.kernel.tiles.unreached`); the tiles to
-        blame are then explained by the rule that keeps the piece out of them
-        (or stops it there), with that rule's citation.
-        """
-        if call.func == "hops":
-            return self._not_hopped(target, call, ctx)
-        env = ctx.env
-        saved = env.vars
-        env.vars = dict(ctx.vars)
-        try:
-            found = reach_blocked(self.game, call, env, target)
-            origin = self.fn(call.args[0])(env)
-        finally:
-            env.vars = saved
-        if found is None:
-            return None
-        why, steps = found
-        kind = self.vocab.one(call.args[3].id)  # type: ignore[attr-defined]
-        there = self.describe(target, type_)
-        start = self.describe(origin, "site")
-        moves = counted(steps, "move")
-        if why.why == "elsewhere":
-            return Reason(f"{there} is not in or beside {kind}")
-        if why.why == "cut_off":
-            return Reason(f"{there} cannot be reached from {start} through {kind}")
-        if why.why == "too_far":
-            return Reason(f"{there} is {counted(why.distance or 0, 'move')} from {start} "
-                          f"through {kind}, more than {steps}")
-        tiles = self.listing([self.describe(c, "tile") for c in why.cells])
-        if why.why == "closed":
-            cell = target[0] if type_ == "site" else target
-            r = self.not_in(cell, call.args[2], ctx, "tile")
-            return Reason(f"{self.describe(cell, 'tile')} may not be entered: {r.text}", r.rules)
-        if why.why == "barred":
-            if not why.cells:
-                return Reason(f"no way from {start} to {there} of at most {moves} leads only "
-                              f"through tiles that may be entered")
-            reasons = [self.not_in(c, call.args[2], ctx, "tile") for c in why.cells[:3]]
-            return Reason(f"every way from {start} to {there} of at most {moves} passes {tiles}, "
-                          f"which may not be entered: " + "; ".join(r.text for r in reasons),
-                          _merge(*(r.rules for r in reasons)))
-        # "stopped": a place on the way where the rules end the move
-        if not why.cells or len(call.args) < 5:
-            return Reason(f"every way from {start} to {there} of at most {moves} stops on the way")
-        halting = call.args[4]
-        stops = self.safe(halting, ctx)
-        reasons = []
-        for c in why.cells[:2]:
-            if halting.type == "set:site" and stops is not _UNKNOWN:
-                site = next((x for x in stops if x[0] == c), None)
-                if site is not None:
-                    reasons.append(self.is_in(site, halting, ctx, "site"))
-            else:
-                reasons.append(self.is_in(c, halting, ctx, "tile"))
-        text = f"every way from {start} to {there} of at most {moves} stops first at {tiles}"
-        if reasons:
-            text += ": " + "; ".join(r.text for r in reasons)
-        return Reason(text, _merge(*(r.rules for r in reasons)))
-
-    def _not_hopped(self, target: Any, call: n.Call, ctx: Ctx) -> Reason | None:
-        """`hops`: tile steps whatever the tiles show; too far, or kept out of tiles."""
-        st = ctx.state
-        origin, steps, through = (self.safe(a, ctx) for a in call.args[:3])
-        if _UNKNOWN in (origin, steps, through) or origin is None or target not in st.board:
-            return None
-        steps = steps or 0
-        lattice, board = self.game.lattice, st.board
-        free = hop(lattice, board, origin, None)
-        there, start = self.describe(target, "tile"), self.describe(origin, "tile")
-        if target not in free:
-            return Reason(f"{there} cannot be reached from {start}")
-        if free[target] > steps:
-            return Reason(f"{there} is {counted(free[target], 'step')} from {start}, "
-                          f"more than {steps}")
-        allowed = frozenset(through)
-        if target not in allowed:
-            r = self.not_in(target, call.args[2], ctx, "tile")
-            return Reason(f"{there} may not be entered: {r.text}", r.rules)
-        back = hop(lattice, board, target, None)
-        blockers = [c for c in sorted(frozenset(free) - allowed, key=cell_key)
-                    if c not in (origin, target) and free[c] + back.get(c, steps + 1) <= steps]
-        if not blockers:
-            return None
-        reasons = [self.not_in(c, call.args[2], ctx, "tile") for c in blockers[:3]]
-        passing = self.listing([self.describe(c, "tile") for c in blockers])
-        return Reason(f"every way from {start} to {there} of at most "
-                      f"{counted(steps, 'step')} passes {passing}, which may not be entered: "
-                      + "; ".join(r.text for r in reasons), _merge(*(r.rules for r in reasons)))
-
-
 # ------------------------------------------------------------------ helpers
 
 
-_WALKS = ("reach", "reach_sites", "reach_across", "reach_sites_across")
 _OPS = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most",
         ">": "is more than", ">=": "is at least"}
 _FLIP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}

@@ -20,6 +20,7 @@ from compiler.library.base import Fn, KernelAttribute, register_attribute
 
 if TYPE_CHECKING:
     from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.explain import Ctx, Explainer, Reason
     from compiler.engine.state import Piece
     from compiler.ir.english import English
 
@@ -51,6 +52,7 @@ class _PieceAttribute(KernelAttribute):
 @register_attribute
 class Owner(_PieceAttribute):
     name, returns = "owner", "player"
+    described = True
     summary = "The player a piece belongs to."
     example = "count(pawn where it.owner == me)"
 
@@ -64,6 +66,7 @@ class Owner(_PieceAttribute):
 @register_attribute
 class PieceSite(_PieceAttribute):
     name, returns = "site", "site"
+    described, preposition = True, "on"
     summary = "The site a piece stands on."
     example = "count(pawn where it.site is lake)"
 
@@ -77,6 +80,7 @@ class PieceSite(_PieceAttribute):
 @register_attribute
 class PieceTile(_PieceAttribute):
     name, returns = "tile", "tile"
+    described, preposition = True, "in"
     summary = "The tile a piece stands on."
     example = "count(pawn where it.tile == placed)"
 
@@ -90,6 +94,7 @@ class PieceTile(_PieceAttribute):
 @register_attribute
 class PieceArea(_PieceAttribute):
     name, returns = "area", "area"
+    described, preposition = True, "in"
     summary = "The area of the site a piece stands on."
     example = "count(pawn where it.area is lake)"
 
@@ -133,10 +138,30 @@ class Covered(_Stacked):
         from compiler.ir.english import agree
         return agree(en(node.obj), "is not covered")
 
+    def why(self, ex: Explainer, node: n.Attr, ctx: Ctx, actual: bool) -> Reason | None:
+        """What stands on the piece, or that nothing does."""
+        from compiler.engine.explain import _UNKNOWN, Reason
+        en = ex.words(ctx)
+        pid = ex.safe(node.obj, ctx)
+        who = en(node.obj)
+        if actual and pid is not _UNKNOWN:
+            st = ctx.state
+            p = st.pieces.get(pid)
+            if p is not None:
+                stack = st.stack_of((p.cell, p.site))
+                above = stack[stack.index(pid) + 1:] if pid in stack else ()
+                if above:
+                    on_top = ex.listing([ex.short_piece(q) for q in above])
+                    return Reason(f"{who} has {on_top} on top")
+        if not actual:
+            return Reason(f"{who} has nothing on top")
+        return None
+
 
 @register_attribute
 class Above(_Stacked):
     name, returns = "above", "piece"
+    preposition = "carrying"
     summary = "The piece standing directly on a piece (none when nothing does)."
     example = "count(pawn where it.above is tower)"
 
@@ -146,10 +171,14 @@ class Above(_Stacked):
     def english(self, en: English, node: n.Attr, x: str) -> str:
         return f"the piece on {x}"
 
+    def mathml_is_none(self, negated: bool) -> str | None:
+        return "carrying a piece" if negated else "with nothing on top"
+
 
 @register_attribute
 class Below(_Stacked):
     name, returns = "below", "piece"
+    preposition = "on"
     summary = "The piece a piece stands directly on (none when it stands on the site)."
     example = "count(tower where it.below is pawn)"
 
@@ -184,6 +213,7 @@ class Arrived(_PieceAttribute):
 @register_attribute
 class SiteTile(KernelAttribute):
     of, name, returns = "site", "tile", "tile"
+    described, preposition = True, "in"
     summary = "The tile a site is on."
     example = "count(sites where it.tile == placed)"
 
@@ -197,6 +227,7 @@ class SiteTile(KernelAttribute):
 @register_attribute
 class SiteArea(KernelAttribute):
     of, name, returns = "site", "area", "area"
+    described, preposition = True, "in"
     summary = "The area a site is part of."
     example = "count(sites where it.area is lake)"
 
@@ -227,3 +258,10 @@ class Closed(KernelAttribute):
     def english_negated(self, en: English, node: n.Attr) -> str | None:
         from compiler.ir.english import agree
         return agree(en(node.obj), "is not closed")
+
+    def why(self, ex: Explainer, node: n.Attr, ctx: Ctx, actual: bool) -> Reason | None:
+        from compiler.engine.explain import Reason
+        from compiler.ir.english import agree
+        if actual:
+            return None
+        return Reason(agree(ex.words(ctx)(node.obj), "is still open"))

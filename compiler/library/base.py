@@ -22,6 +22,7 @@ from compiler.ir import nodes as n
 if TYPE_CHECKING:
     from compiler.check.types import Scope, TypeChecker
     from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.explain import Ctx, Explainer, Reason
     from compiler.engine.game import Game
     from compiler.engine.state import State
     from compiler.ir.english import English
@@ -90,6 +91,15 @@ class Builtin:
         """The kernel's reason this call, required by an action, was false; None: nothing to add."""
         return None
 
+    def why_not_in(self, ex: Explainer, value: Any, node: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """Why `value` is not among what this call gives here; None: the plain reading."""
+        return None
+
+    def described(self, ex: Explainer, node: n.Name, ctx: Ctx) -> str | None:
+        """This value in a reason, said with what it is in the position; None: its English."""
+        return None
+
 
 class KernelAttribute:
     """An attribute every piece, site or area has without being declared (`p.owner`).
@@ -103,6 +113,10 @@ class KernelAttribute:
     returns: ClassVar[str]
     summary: ClassVar[str]
     example: ClassVar[str]                 # an expression using it, valid in the reference's demo
+    # A reason says its value where the object is known ("the site of it (1,0:lake)").
+    described: ClassVar[bool] = False
+    # In a formula, `x.NAME is KIND` said of a collection's element: "carrying a tower".
+    preposition: ClassVar[str | None] = None
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
         raise NotImplementedError(f"`{self.of}.{self.name}` has no evaluation")
@@ -113,6 +127,14 @@ class KernelAttribute:
 
     def english_negated(self, en: English, node: n.Attr) -> str | None:
         """`not` this attribute, read as one phrase; None: the general negation."""
+        return None
+
+    def mathml_is_none(self, negated: bool) -> str | None:
+        """In a formula, `x.NAME is none` (or `is not none`) of a collection's element."""
+        return None
+
+    def why(self, ex: Explainer, node: n.Attr, ctx: Ctx, actual: bool) -> Reason | None:
+        """Why this yes/no attribute is `actual` here, in words; None: the plain reading."""
         return None
 
 

@@ -21,6 +21,7 @@ from compiler.library.base import Builtin, Fn, register
 if TYPE_CHECKING:
     from compiler.check.types import Scope, TypeChecker
     from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.explain import Ctx, Explainer, Reason
     from compiler.engine.game import Game
     from compiler.engine.state import State
     from compiler.ir.english import English
@@ -44,6 +45,12 @@ class Placed(Builtin):
 
     def english(self, en: English, node: n.Name) -> str:
         return "the tile you placed this turn"
+
+    def described(self, ex: Explainer, node: n.Name, ctx: Ctx) -> str | None:
+        placed = ctx.state.turn.placed
+        if placed is not None:
+            return f"the tile you placed this turn ({ex.game.lattice.format_cell(placed)})"
+        return None
 
 
 class _Everything(Builtin):
@@ -282,7 +289,8 @@ class Fits(Builtin):
         return f"every edge of {en(node.args[0])} matches the tiles it touches"
 
     def explain(self, game: Game, st: State, env: Env, node: n.Call) -> str | None:
-        card, face, cell, rot = (env.vars.get(a.id) for a in node.args)  # type: ignore[attr-defined]
+        card, face, cell, rot = (env.vars.get(a.id)  # type: ignore[attr-defined]
+                                 for a in node.args)
         if cell in st.board:
             return f"{game.lattice.format_cell(cell)} already holds a tile"
         if (card, face) not in game.catalogue.faces:
@@ -490,6 +498,69 @@ class _Reach(Builtin):
                         steps, through, cell, wanted, stop, barriers, stop_at)
         return None if why is None else (why, steps)
 
+    def why_not_in(self, ex: Explainer, target: Any, call: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """What stops a move: distance, a tile it may not enter, or a place it must stop at.
+
+        The kernel says which (`compiler.kernel.tiles.unreached`); the tiles to
+        blame are then explained by the rule that keeps the piece out of them
+        (or stops it there), with that rule's citation.
+        """
+        from compiler.engine.explain import _UNKNOWN, Reason, _merge
+        from compiler.ir.english import counted
+        env = ctx.env
+        saved = env.vars
+        env.vars = dict(ctx.vars)
+        try:
+            found = self.blocked(ex.game, call, env, target)
+            origin = ex.fn(call.args[0])(env)
+        finally:
+            env.vars = saved
+        if found is None:
+            return None
+        why, steps = found
+        kind = ex.vocab.one(call.args[3].id)  # type: ignore[attr-defined]
+        there = ex.describe(target, type_)
+        start = ex.describe(origin, "site")
+        moves = counted(steps, "move")
+        if why.why == "elsewhere":
+            return Reason(f"{there} is not in or beside {kind}")
+        if why.why == "cut_off":
+            return Reason(f"{there} cannot be reached from {start} through {kind}")
+        if why.why == "too_far":
+            return Reason(f"{there} is {counted(why.distance or 0, 'move')} from {start} "
+                          f"through {kind}, more than {steps}")
+        tiles = ex.listing([ex.describe(c, "tile") for c in why.cells])
+        if why.why == "closed":
+            cell = target[0] if type_ == "site" else target
+            r = ex.not_in(cell, call.args[2], ctx, "tile")
+            return Reason(f"{ex.describe(cell, 'tile')} may not be entered: {r.text}", r.rules)
+        if why.why == "barred":
+            if not why.cells:
+                return Reason(f"no way from {start} to {there} of at most {moves} leads only "
+                              f"through tiles that may be entered")
+            reasons = [ex.not_in(c, call.args[2], ctx, "tile") for c in why.cells[:3]]
+            return Reason(f"every way from {start} to {there} of at most {moves} passes {tiles}, "
+                          f"which may not be entered: " + "; ".join(r.text for r in reasons),
+                          _merge(*(r.rules for r in reasons)))
+        # "stopped": a place on the way where the rules end the move
+        if not why.cells or len(call.args) < 5:
+            return Reason(f"every way from {start} to {there} of at most {moves} stops on the way")
+        halting = call.args[4]
+        stops = ex.safe(halting, ctx)
+        reasons = []
+        for c in why.cells[:2]:
+            if halting.type == "set:site" and stops is not _UNKNOWN:
+                site = next((x for x in stops if x[0] == c), None)
+                if site is not None:
+                    reasons.append(ex.is_in(site, halting, ctx, "site"))
+            else:
+                reasons.append(ex.is_in(c, halting, ctx, "tile"))
+        text = f"every way from {start} to {there} of at most {moves} stops first at {tiles}"
+        if reasons:
+            text += ": " + "; ".join(r.text for r in reasons)
+        return Reason(text, _merge(*(r.rules for r in reasons)))
+
 
 @register
 class Reach(_Reach):
@@ -522,15 +593,6 @@ class ReachSitesAcross(_Reach):
     summary = "`reach_across`, told by site."
     example = ("count(pawn as q where count(reach_sites_across(q.site, 1, tiles, field, well)) "
                "> 3)")
-
-
-def reach_blocked(game: Game, node: n.Call, env: Env, value: Any
-                  ) -> tuple[Unreached, int] | None:
-    """Why a `reach` call (of any kind) does not give `value`, with its limit of moves."""
-    from compiler.library.base import LIBRARY
-    walker = LIBRARY[node.func]
-    assert isinstance(walker, _Reach), node.func
-    return walker.blocked(game, node, env, value)
 
 
 @register
@@ -570,6 +632,42 @@ class Hops(Builtin):
         if not (isinstance(args[2], n.Name) and args[2].id == "tiles"):
             said += f", entering only {en.collection(args[2])}"
         return said
+
+    def why_not_in(self, ex: Explainer, target: Any, call: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """Tile steps whatever the tiles show: too far, or kept out of tiles."""
+        if type_ not in ("tile", "cell"):
+            return None
+        from compiler.engine.evaluate import cell_key
+        from compiler.engine.explain import _UNKNOWN, Reason, _merge
+        from compiler.ir.english import counted
+        st = ctx.state
+        origin, steps, through = (ex.safe(a, ctx) for a in call.args[:3])
+        if _UNKNOWN in (origin, steps, through) or origin is None or target not in st.board:
+            return None
+        steps = steps or 0
+        lattice, board = ex.game.lattice, st.board
+        free = hop(lattice, board, origin, None)
+        there, start = ex.describe(target, "tile"), ex.describe(origin, "tile")
+        if target not in free:
+            return Reason(f"{there} cannot be reached from {start}")
+        if free[target] > steps:
+            return Reason(f"{there} is {counted(free[target], 'step')} from {start}, "
+                          f"more than {steps}")
+        allowed = frozenset(through)
+        if target not in allowed:
+            r = ex.not_in(target, call.args[2], ctx, "tile")
+            return Reason(f"{there} may not be entered: {r.text}", r.rules)
+        back = hop(lattice, board, target, None)
+        blockers = [c for c in sorted(frozenset(free) - allowed, key=cell_key)
+                    if c not in (origin, target) and free[c] + back.get(c, steps + 1) <= steps]
+        if not blockers:
+            return None
+        reasons = [ex.not_in(c, call.args[2], ctx, "tile") for c in blockers[:3]]
+        passing = ex.listing([ex.describe(c, "tile") for c in blockers])
+        return Reason(f"every way from {start} to {there} of at most "
+                      f"{counted(steps, 'step')} passes {passing}, which may not be entered: "
+                      + "; ".join(r.text for r in reasons), _merge(*(r.rules for r in reasons)))
 
 
 @register
@@ -620,3 +718,28 @@ class Nearest(Builtin):
 
     def english(self, en: English, node: n.Call) -> str:
         return f"of {en.collection(node.args[1])}, those nearest to {en(node.args[0])}"
+
+    def why_not_in(self, ex: Explainer, value: Any, call: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """"-2,0:space is 3 tiles from tile 0,0; 1,0:space is nearer (1)"."""
+        from compiler.engine.explain import _UNKNOWN, Reason
+        from compiler.ir.english import counted
+        origin, items = ex.safe(call.args[0], ctx), ex.safe(call.args[1], ctx)
+        if origin is _UNKNOWN or items is _UNKNOWN or origin is None:
+            return None
+        if value not in items:
+            return ex.not_in(value, call.args[1], ctx, type_)
+        st = ctx.state
+        far = hop(ex.game.lattice, st.board, origin, None)
+        far[origin] = 0
+        cell_of = (lambda x: x[0]) if type_ == "site" else (lambda x: x)
+        mine = far.get(cell_of(value))
+        best = ex.safe(call, ctx)
+        if best is _UNKNOWN or not best or mine is None:
+            return None
+        d = far.get(cell_of(best[0]))
+        said = ex.describe(value, type_)
+        nearer = ex.listing([ex.describe(x, type_) for x in best])
+        return Reason(f"{said} is {counted(mine, 'step')} from {ex.describe(origin, 'tile')}, "
+                      f"but {nearer} {'is' if len(best) == 1 else 'are'} nearer "
+                      f"({counted(d or 0, 'step')})")

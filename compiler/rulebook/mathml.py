@@ -47,7 +47,8 @@ from pydantic import BaseModel
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import English, Vocabulary, article
-from compiler.library import LIBRARY
+from compiler.library import ATTRIBUTES, LIBRARY
+from compiler.library.base import KernelAttribute
 
 # What a variable is called after its type, when it is the only one of its type.
 TYPE_WORDS = {
@@ -84,6 +85,11 @@ def _mtext(markup: str) -> str:
 
 def _fenced(items: list[str], left: str = "(", right: str = ")") -> str:
     return f"<mrow>{_mo(left)}{''.join(items)}{_mo(right)}</mrow>"
+
+
+def _kernel(node: Any) -> KernelAttribute | None:
+    """The kernel attribute an attribute node reads (`it.above`), if it is one."""
+    return ATTRIBUTES.get((node.obj.type or "", node.name)) if isinstance(node, n.Attr) else None
 
 
 def _walk(x: Any) -> Iterator[Any]:
@@ -334,19 +340,18 @@ class MathML:
         if isinstance(cond, n.IsKind):
             no = "not " if cond.negated else ""
             a = article(self.v.one(cond.kind))
-            if attr_of_elem(cond.value, "above"):
-                return [], [f"{no}carrying {a}"]
-            if attr_of_elem(cond.value, "below", "site"):
-                return [], [f"{no}on {a}"]
-            if attr_of_elem(cond.value, "area", "tile"):
-                return [], [f"{no}in {a}"]
+            kernel = _kernel(cond.value) if attr_of_elem(cond.value) else None
+            if kernel is not None and kernel.preposition:
+                return [], [f"{no}{kernel.preposition} {a}"]
             if elem(cond.value):
                 return [], [f"that are {no}{self.v.many(cond.kind)}"]
             return None
         if isinstance(cond, n.IsNone) and attr_of_elem(cond.value):
             name = cond.value.name  # type: ignore[attr-defined]
-            if name == "above":
-                return [], ["carrying a piece" if cond.negated else "with nothing on top"]
+            kernel = _kernel(cond.value)
+            said = kernel.mathml_is_none(cond.negated) if kernel is not None else None
+            if said is not None:
+                return [], [said]
             word = name.replace("_", " ")
             return [], [f"with {article(word) if cond.negated else 'no ' + word}"]
         if isinstance(cond, n.Has) and elem(cond.value):
