@@ -194,6 +194,27 @@ def enter_step(env: Env) -> None:
 
 
 def end_turn(env: Env) -> None:
+    """Leave the turn: the phases between the last step of one turn and the first of the next.
+
+    Each phase is a function of its own, run in the order of `PHASES`: the end of
+    the turn, whether the game is over, the next turn, the start of that turn,
+    and its first step.
+    """
+    run_phases(env, 0)
+
+
+def run_phases(env: Env, start: int) -> None:
+    """Run the phases of the end of a turn from `start` on (see `PHASES`)."""
+    for phase in PHASES[start:]:
+        if phase(env) is STOP:
+            return
+
+
+STOP = object()  # a phase returns it when nothing after it runs (the game ended)
+
+
+def _turn_end(env: Env) -> object | None:
+    """The rules for the end of the turn, then what is reset each turn."""
     game = env.game
     _moment(env, "end", "turn", None)
     st = env.state
@@ -206,15 +227,41 @@ def end_turn(env: Env) -> None:
     if player_resets:
         st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
                            for d in st.player_attrs]
+    return None
+
+
+def _game_end(env: Env) -> object | None:
+    """The game ends after this turn when its end condition holds."""
+    game = env.game
     if game.end_cond is not None and game.end_cond(env):
         end_game(env)
-        return
+        return STOP
+    return None
+
+
+def _next_turn(env: Env) -> object | None:
+    """The turn passes to the next seat."""
+    st = env.state
     nxt = (st.turn.active + 1) % st.players
     st.turn = st.turn.but(number=st.turn.number + 1, active=nxt, step=0, taken=0, grants=(),
                           placed=None, pending=(), arrived=())
     env.me = nxt
+    return None
+
+
+def _turn_start(env: Env) -> object | None:
+    """The rules for the start of the turn."""
     _moment(env, "start", "turn", None)
+    return None
+
+
+def _first_step(env: Env) -> object | None:
+    """The turn's first step begins."""
     enter_step(env)
+    return None
+
+
+PHASES = (_turn_end, _game_end, _next_turn, _turn_start, _first_step)
 
 
 def start_game(env: Env) -> None:
