@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
+from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
@@ -21,7 +22,7 @@ from compiler.ir.prose import GENERATED_PAGES, prose_refs
 from compiler.kernel.lattice import LATTICES
 
 
-class Checker:
+class Checker(TurnsChecks):
     def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
         self.rs = ruleset
         self.src = sources
@@ -159,6 +160,7 @@ class Checker:
                     elif k == d.id:
                         self.report(d.loc, "structure", f"`{d.id}` cannot stand above itself")
         self.check_above(self.rs.all_decls())
+        self.collect_turns()
 
     def check_above(self, decls: list[Any]) -> None:
         """`above` must not go round in a circle: then no order of a stack would do."""
@@ -345,6 +347,7 @@ class Checker:
             if a not in self.sy.actions:
                 self.report(d.loc, "unknown-name", f"step `{d.id}` names unknown action `{a}`",
                             hint=did_you_mean(a, self.sy.actions))
+        self.check_step_who(d)
 
     def d_action(self, d: m.Action) -> None:
         scope: Scope = {}
@@ -401,6 +404,8 @@ class Checker:
             self.types.check_kind(ev.loc, ev.kind or "", ("piece",), "piece kind",
                                   extra=("piece",))
             scope = {ev.var or "": "piece"}
+        elif ev.target == "round":
+            self.check_round_moment(ev)
         elif ev.target == "step" and ev.step not in self.sy.steps:
             self.report(ev.loc, "unknown-name", f"unknown step `{ev.step}`",
                         hint=did_you_mean(ev.step or "", self.sy.steps))

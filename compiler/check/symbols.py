@@ -15,7 +15,7 @@ from compiler.library.core import MAX_DIE_SIDES, MAX_UPTO  # noqa: F401  (re-exp
 # The order the language reference lists them in (its built-in names table and
 # functions line), until the reference builds its tables from the library alone.
 _VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", "pool",
-                "drawable", "stock", "frontier", "rotations")
+                "drawable", "stock", "frontier", "rotations", "game")
 _FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
                    "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds",
                    "held", "clockwise", "first", "around", "reach_across", "reach_sites",
@@ -60,6 +60,10 @@ class Symbols:
     cards: dict[str, m.TileDef] = field(default_factory=dict)
     tilesets: dict[str, m.TileSet] = field(default_factory=dict)
     score: str | None = None
+    # Rounds, game attributes and orders of play (see `compiler/check/turns.py`).
+    rounds: dict[str, m.RoundDecl] = field(default_factory=dict)
+    game_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)
+    orders: dict[str, m.OrderDecl] = field(default_factory=dict)
 
     def of(self, category: str) -> list[str]:
         return [k for k, (c, _) in self.kinds.items() if c == category]

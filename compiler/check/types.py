@@ -24,7 +24,7 @@ WORDS = {
     "int": "a number", "bool": "a yes/no condition", "player": "a player", "piece": "a piece",
     "site": "a site", "tile": "a tile on the board", "cell": "a cell", "card": "a tile card",
     "face": "a tile face", "area": "an area", "holder": "the pool", "str": "a string",
-    "none": "none", "any": "anything",
+    "none": "none", "any": "anything", "game": "the game",
 }
 
 
@@ -147,6 +147,9 @@ class TypeChecker:
             node.ref = "builtin"
             b = LIBRARY.get(node.id)
             return b.check(self, node, scope) if b is not None else BUILTIN_VALUES[node.id]
+        if node.id in self.sy.orders:  # a named order of play: the players in that order
+            node.ref = "order"
+            return "set:player"
         cat = self.sy.category(node.id)
         if cat == "family":
             self.report(node.loc, "type",
@@ -180,6 +183,9 @@ class TypeChecker:
             table.update({r: "int" for r in self.sy.area_holds})
             table.update({f: "int" for f, d in self.sy.families.items()
                           if any(r in self.sy.area_holds for r in d.members)})
+        elif obj == "game":
+            table = {r: "int" for r in self.sy.rounds}
+            table.update({a.name: a.type for a in self.sy.game_attrs.values()})
         elif obj in ("player", "holder"):
             table = {r: "int" for r in self.sy.of("resource")}
             table.update({f: "int" for f in self.sy.families})
@@ -429,6 +435,20 @@ class TypeChecker:
                 return "any"
             target.type = pdecl.type
             return pdecl.type
+        if obj == "game":
+            gdecl = self.sy.game_attrs.get(target.name)
+            if gdecl is None:
+                said = (f"`game.{target.name}` is the number of the round, which the turns "
+                        f"keep: rules read it but do not set it") \
+                    if target.name in self.sy.rounds else \
+                    f"unknown game attribute `{target.name}`"
+                self.report(target.loc, "unknown-name", said,
+                            hint=None if target.name in self.sy.rounds else
+                            did_you_mean(target.name, self.sy.game_attrs) or
+                            f"declare it: `game attribute {target.name}: bool \"…\"`")
+                return "any"
+            target.type = gdecl.type
+            return gdecl.type
         if obj not in ("area", "any"):
             self.report(target.loc, "type",
                         f"only areas and players have attributes to set, not {words(obj)}")

@@ -300,6 +300,8 @@ class StmtCompiler:
                     note(env, "set", rule, f"{game.seat_name(p)} {said}",
                          player=game.seat_id(p), attribute=name, value=shown)
             return set_player
+        if s.target.obj.type == "game":
+            return self._set_game(s.target.name, value, vtype, rule)
 
         def set_attr(env: Env) -> None:
             st = env.state
@@ -334,6 +336,8 @@ class StmtCompiler:
                     note(env, "cleared", rule, f"{game.seat_name(p)} {said}",
                          player=game.seat_id(p), attribute=name)
             return clear_player
+        if s.target.obj.type == "game":
+            return self._set_game(name, None, None, rule)
 
         def clear(env: Env) -> None:
             st = env.state
@@ -346,6 +350,28 @@ class StmtCompiler:
                 note(env, "cleared", rule, f"{game.describe_area(st, root)} {words}",
                      area=game.format_area(st, root), attribute=name)
         return clear
+
+    def _set_game(self, name: str, value: Any, vtype: str | None, rule: str | None) -> Run:
+        """`set game.NAME to …` (and `clear game.NAME`, when `value` is None)."""
+        game = self.game
+
+        def set_game(env: Env) -> None:
+            st = env.state
+            old = st.game_attrs.get(name)
+            v = value(env) if value is not None else None
+            if value is None:
+                if name not in st.game_attrs:
+                    return  # nothing to clear: nothing happens, nothing is logged
+                st.game_attrs = {k: x for k, x in st.game_attrs.items() if k != name}
+            else:
+                st.game_attrs = {**st.game_attrs, name: v}
+            said = game.describe_game_attribute(name, v) if v is not None else \
+                game.describe_game_attribute(name, old, cleared=True)
+            shown = game.seat_id(v) if vtype == "player" and v is not None else v
+            if said is not None:
+                note(env, "set" if value is not None else "cleared", rule, f"the game {said}",
+                     attribute=name, value=shown)
+        return set_game
 
     # ------------------------------------------------------------ grants
 
@@ -364,7 +390,7 @@ class StmtCompiler:
                 return
             who = env.me if player is None else player
             st.turn = st.turn.but(grants=st.turn.grants + (
-                Grant(actions, 1, bound, rule, player if player != st.turn.active else None,
+                Grant(actions, 1, bound, rule, player if player != st.turn.principal else None,
                       must),))
             said = " or ".join(_third_person(game.actions[a].decl.title) for a in actions)
             note(env, "granted", rule,
@@ -715,7 +741,9 @@ def drain(env: Env) -> None:
                 refs = tuple((k, to_ref(st, v, "area" if k == trig.decl.event.var
                                         and event == "closes" else None))
                              for k, v in bindings.items())
-                st.turn = st.turn.but(pending=st.turn.pending + (Pending(defer, trig.index, refs),))
+                me = env.me if defer in game.turn_rules.each_steps else None
+                st.turn = st.turn.but(pending=st.turn.pending + (
+                    Pending(defer, trig.index, refs, me),))
             else:
                 run_trigger(env, trig, bindings)
 

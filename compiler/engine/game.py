@@ -142,6 +142,8 @@ class Game:
         self.handed_kinds: set[str] = set()
         self.expr = ExprCompiler(self)
         self.stmt = StmtCompiler(self)
+        from compiler.engine.rounds import TurnRules
+        self.turn_rules = TurnRules(self, decls)  # before any rule that reads `game.…`
         self.defines: dict[str, tuple[Fn, list[str]]] = {}
         # Conditions, by name, with the rule a ruling cites when one holds.
         self.conditions: dict[str, str | None] = {
@@ -202,6 +204,13 @@ class Game:
     def player_default(self, name: str) -> Any:
         a = self.player_attrs.get(name)
         return None if a is None else {"player": None, "bool": False, "int": 0}[a.type]
+
+    def describe_game_attribute(self, name: str, value: Any, *, cleared: bool = False
+                                ) -> str | None:
+        """"now plays clockwise", "no longer …": how a change of the game reads after "the
+        game". None when clearing changes nothing a reader sees."""
+        return self._describe(self.turn_rules.game_attrs.get(name), name, value, cleared,
+                              verb="")
 
     def describe_player_attribute(self, name: str, value: Any, *, cleared: bool = False
                                   ) -> str | None:

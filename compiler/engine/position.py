@@ -27,7 +27,7 @@ from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
-    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, end_step, enter_step, lapse, legal,
+    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, enter_step, lapse, legal, move_on,
     must_act, offered, start_game,
 )
 from compiler.ir.english import English, Vocabulary
@@ -219,11 +219,11 @@ class Position:
     def situation(self) -> Situation:
         st, g = self.state, self.game
         step = g.steps[st.turn.step]
-        out_of_turn = st.turn.actor != st.turn.active and not st.finished
+        out_of_turn = st.turn.actor != st.turn.principal and not st.finished
         return Situation(turn=st.turn.number, player=g.seat_id(st.turn.actor), step=step.id,
                          finished=st.finished, scores=self.scores(),
                          player_name=g.seat_name(st.turn.actor), step_title=step.title,
-                         turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
+                         turn_of=g.seat_name(st.turn.principal) if out_of_turn else None)
 
     def legal_moves(self) -> list[Move]:
         moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]
@@ -317,7 +317,7 @@ class Position:
         step = game.steps[st.turn.step]
         if move.action == "pass":
             forced = [g for g in st.turn.grants if g.must and
-                      (st.turn.active if g.player is None else g.player) == st.turn.actor]
+                      (st.turn.principal if g.player is None else g.player) == st.turn.actor]
             if forced and next(legal(game, st), None) is not None:
                 said = " or ".join(game.actions[a].decl.title for a in forced[0].actions)
                 return self._refuse(text, None, [Breach(
@@ -365,7 +365,7 @@ class Position:
         st, out = self.state, []
         for rid in dict.fromkeys(g.rule for g in st.turn.grants
                                  if g.rule and action.id not in g.actions
-                                 and (g.player if g.player is not None else st.turn.active)
+                                 and (g.player if g.player is not None else st.turn.principal)
                                  == st.turn.actor):
             titles = sorted({self.game.actions[a].decl.title for g in st.turn.grants
                              if g.rule == rid for a in g.actions})
@@ -380,8 +380,8 @@ class Position:
         st = self.state
         actor = st.turn.actor
         for g in st.turn.grants:
-            holder = g.player if g.player is not None else st.turn.active
-            if holder == actor and (g.must or actor != st.turn.active):
+            holder = g.player if g.player is not None else st.turn.principal
+            if holder == actor and (g.must or actor != st.turn.principal):
                 return g
         return None
 
@@ -406,8 +406,8 @@ class Position:
         said = f"“{action.decl.title}” is not possible now: "
         pending = self._pending_grant()
         verb = "must" if pending is not None and pending.must else "may"
-        if st.turn.actor != st.turn.active:
-            return said + (f"it is {actor}’s decision first, out of {g.seat_name(st.turn.active)}’s "
+        if st.turn.actor != st.turn.principal:
+            return said + (f"it is {actor}’s decision first, out of {g.seat_name(st.turn.principal)}’s "
                            f"turn {st.turn.number}: {actor} {verb} {open_now}" if open_now else
                            f"it is {actor}’s decision first")
         if pending is not None and pending.must:
@@ -458,11 +458,11 @@ class Position:
         env.trace = []
         try:
             if action is None:
-                if st.turn.actor != st.turn.active:
+                if st.turn.actor != st.turn.principal:
                     decline(env)
                 else:
                     lapse(env, st.turn.grants, "declined")
-                    end_step(env)
+                    move_on(env)
             else:
                 if source == STEP_SOURCE:
                     st.turn = st.turn.but(taken=st.turn.taken + 1)

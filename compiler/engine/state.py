@@ -49,6 +49,9 @@ class Pending:
     step: str
     trigger: int
     bindings: tuple[tuple[str, Any], ...]
+    # Who queued it, when it waits for a step that each player takes in turn: it runs
+    # when that player's part of the step begins (None: when the step begins).
+    me: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,17 +66,36 @@ class Turn:
     # The pieces put or moved to where they stand during this turn (`it.arrived`):
     # "a pawn that came to a ferry may sail from it in a later turn".
     arrived: tuple[int, ...] = ()
+    # In a step each player takes in turn: the seats still to act, the first deciding now.
+    queue: tuple[int, ...] = ()
+    # The orders of play fixed this turn (by name), so that every step of the turn
+    # follows the order as it stood when first needed.
+    orders: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # With rounds: the round, the turn within it, and how many turns it has.
+    round: int = 0
+    round_turn: int = 0
+    round_turns: int = 0
+    # "step" while the steps are played; the phase of the end of the turn that waits
+    # for a decision granted there ("turn_end", "round_end").
+    phase: str = "step"
 
     def but(self, **changes: Any) -> Turn:
         return replace(self, **changes)
 
     @property
+    def principal(self) -> int:
+        """Whose part of the turn it is: the first seat still to act in a step each player
+        takes, else the active player."""
+        return self.queue[0] if self.queue else self.active
+
+    @property
     def actor(self) -> int:
-        """Who decides now: a player granted a choice out of turn, else the active player."""
+        """Who decides now: a player granted a choice out of turn, else the principal."""
+        me = self.queue[0] if self.queue else self.active
         for g in self.grants:
-            if g.player is not None and g.player != self.active:
+            if g.player is not None and g.player != me:
                 return g.player
-        return self.active
+        return me
 
 
 POOL = ("pool",)
@@ -89,7 +111,7 @@ class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
                  "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "_shared_geometry")
+                 "game_attrs", "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -113,6 +135,7 @@ class State:
         self.finished = False
         self.winners: tuple[int, ...] | None = None
         self.gone: dict[int, Piece] = {}  # pieces returned during the current move
+        self.game_attrs: dict[str, Any] = {}  # `game attribute`s set so far (replaced on set)
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -138,6 +161,7 @@ class State:
         s.finished = self.finished
         s.winners = self.winners
         s.gone = {}
+        s.game_attrs = self.game_attrs  # replaced, never changed in place: clones share it
         return s
 
     def own_geometry(self) -> None:

@@ -41,7 +41,8 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
         return []
     step = game.steps[st.turn.step]
     out = []
-    actor = st.turn.actor
+    turn = st.turn
+    actor = turn.actor
     forced = [(i, g) for i, g in enumerate(st.turn.grants)
               if g.must and _holder(g, st) == actor]
     if forced:  # a choice that must be made comes before anything else
@@ -49,14 +50,15 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
             fixed = {k: _resolve(st, v) for k, v in g.bindings}
             out += [(game.actions[a], i, fixed) for a in g.actions]
         return out
-    if actor != st.turn.active:  # someone else decides first; only their grants are open
+    if actor != turn.principal:  # someone else decides first; only their grants are open
         for i, g in enumerate(st.turn.grants):
             if g.player == actor:
                 fixed = {k: _resolve(st, v) for k, v in g.bindings}
                 out += [(game.actions[a], i, fixed) for a in g.actions]
         return out
-    full = step.mode in ("must_one", "may_one") and st.turn.taken >= 1
-    if step.mode != "automatic" and not full:
+    full = step.mode in ("must_one", "may_one") and turn.taken >= 1
+    # Between turns (a decision granted at the end of a turn) only the grants are open.
+    if step.mode != "automatic" and not full and turn.phase == "step":
         out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
         # `also` actions stand beside the step's own, without using it up.
         out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
@@ -101,7 +103,7 @@ def lapse(env: Env, grants: Iterable[Any], why: str) -> None:
 
 def _holder(g: Any, st: State) -> int:
     """The player a grant belongs to."""
-    return g.player if g.player is not None else st.turn.active
+    return g.player if g.player is not None else st.turn.principal
 
 
 def _resolve(st: State, v: Any) -> Any:
@@ -125,8 +127,8 @@ def must_act(game: Game, st: State) -> bool:
     actor = st.turn.actor
     if any(g.must and _holder(g, st) == actor for g in st.turn.grants):
         return True
-    if actor != st.turn.active:
-        return False  # a choice granted out of turn may be declined
+    if actor != st.turn.principal or st.turn.phase != "step":
+        return False  # a choice granted out of turn, or between turns, may be declined
     step = game.steps[st.turn.step]
     return step.mode == "must_one" and st.turn.taken == 0
 
@@ -153,15 +155,29 @@ def advance(env: Env) -> None:
             st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g not in lapsed))
             env.me = st.turn.actor
             continue
-        if st.turn.actor != st.turn.active:
+        if st.turn.actor != st.turn.principal:
             decline(env, why="nothing legal")
             continue
+        if st.turn.queue and _run_next_pending(env):
+            continue  # the next effect this player waits for comes before moving on
         lapse(env, st.turn.grants, "nothing legal")
         if must_act(game, st):
             step = game.steps[st.turn.step]
             note(env, "skipped", step.rule,
-                 f"{game.seat_name(st.turn.active)} can do nothing legal in step "
+                 f"{game.seat_name(st.turn.principal)} can do nothing legal in step "
                  f"“{step.title}”, so it is skipped", step=step.id)
+        move_on(env)
+
+
+def move_on(env: Env) -> None:
+    """The one deciding is done (nothing legal is left, or they passed): the next player
+    in a step each player takes, else the next step, else the rest of the end of the turn."""
+    turn = env.state.turn
+    if turn.phase != "step":
+        resume_phases(env)
+    elif len(turn.queue) > 1:
+        next_actor(env)
+    else:
         end_step(env)
 
 
@@ -179,7 +195,11 @@ def end_step(env: Env) -> None:
     step = game.steps[st.turn.step]
     _moment(env, "end", "step", step.id)
     st = env.state
-    st.turn = st.turn.but(grants=(), taken=0)
+    if st.turn.queue:  # a step each player took: the active player is "me" again
+        st.turn = st.turn.but(grants=(), taken=0, queue=())
+        env.me = st.turn.active
+    else:
+        st.turn = st.turn.but(grants=(), taken=0)
     if st.turn.step + 1 < len(game.steps):
         st.turn = st.turn.but(step=st.turn.step + 1)
         enter_step(env)
@@ -189,34 +209,115 @@ def end_step(env: Env) -> None:
 
 def enter_step(env: Env) -> None:
     step = env.game.steps[env.state.turn.step]
+    if step.who == "each":
+        env.me = env.state.turn.active
     _moment(env, "start", "step", step.id)
-    run_pending(env, step.id)
+    if step.who == "each":
+        _enter_each(env, step)
+    else:
+        run_pending(env, step.id)
+
+
+# ------------------------------------------------- steps each player takes
+
+
+def _enter_each(env: Env, step: Any) -> None:
+    """A step that belongs to each player: who takes it, in what order; the rules waiting
+    for the step as a whole run first, then the first player's part begins."""
+    queue = env.game.turn_rules.queue(env, step)
+    st = env.state
+    whole = tuple(p for p in st.turn.pending if p.step == step.id and p.me is None)
+    if whole:
+        st.turn = st.turn.but(pending=tuple(p for p in st.turn.pending if p not in whole))
+        _run_each(env, whole)
+    env.state.turn = env.state.turn.but(queue=queue)
+    _start_actor(env)
+
+
+def next_actor(env: Env) -> None:
+    """The player deciding now is done with the step: the next in the queue begins."""
+    st = env.state
+    st.turn = st.turn.but(queue=st.turn.queue[1:], taken=0, grants=(), placed=None)
+    _start_actor(env)
+
+
+def _start_actor(env: Env) -> None:
+    """A player's part of the step begins: the rules they set waiting for this step run,
+    one by one, until one of them gives them a decision (the rest wait for it to be made)."""
+    env.me = env.state.turn.principal
+    while _run_next_pending(env):
+        if env.state.turn.grants:
+            return
+
+
+def _run_next_pending(env: Env) -> bool:
+    """Run the next rule the deciding player set waiting for this step; False if none."""
+    st = env.state
+    step = env.game.steps[st.turn.step].id
+    me = st.turn.principal
+    due = next((p for p in st.turn.pending if p.step == step and p.me == me), None)
+    if due is None:
+        return False
+    st.turn = st.turn.but(pending=tuple(p for p in st.turn.pending if p is not due))
+    _run_each(env, (due,))
+    return True
+
+
+def _run_each(env: Env, due: Iterable[Any]) -> None:
+    for p in due:
+        bindings = {k: _resolve(env.state, v) for k, v in p.bindings}
+        run_trigger(env, env.game.triggers[p.trigger], bindings)
+        drain(env)
+
+
+# ------------------------------------------------------- the end of a turn
 
 
 def end_turn(env: Env) -> None:
     """Leave the turn: the phases between the last step of one turn and the first of the next.
 
-    Each phase is a function of its own, run in the order of `PHASES`: the end of
-    the turn, whether the game is over, the next turn, the start of that turn,
-    and its first step.
+    Each phase is a function of its own, run in the order of `PHASES`: the end of the
+    turn, the end of the round, whether the game is over, the next turn, the start of
+    its round, the start of the turn, its first step. After the end of a turn or of a
+    round, a decision the rules granted there is made before play goes on: the phase
+    is kept in `Turn.phase`, and `resume_phases` carries on from it.
     """
     run_phases(env, 0)
 
 
 def run_phases(env: Env, start: int) -> None:
     """Run the phases of the end of a turn from `start` on (see `PHASES`)."""
-    for phase in PHASES[start:]:
+    for i in range(start, len(PHASES)):
+        name, phase, pauses = PHASES[i]
         if phase(env) is STOP:
             return
+        st = env.state
+        if pauses and st.turn.grants:
+            st.turn = st.turn.but(phase=name)
+            return
+
+
+def resume_phases(env: Env) -> None:
+    """The decisions granted at the end of a turn or round are made: carry on after it."""
+    st = env.state
+    at = next(i for i, (name, _, _) in enumerate(PHASES) if name == st.turn.phase)
+    st.turn = st.turn.but(phase="step", grants=())
+    env.me = st.turn.active
+    run_phases(env, at + 1)
 
 
 STOP = object()  # a phase returns it when nothing after it runs (the game ended)
 
 
 def _turn_end(env: Env) -> object | None:
-    """The rules for the end of the turn, then what is reset each turn."""
-    game = env.game
+    """The rules for the end of the turn."""
     _moment(env, "end", "turn", None)
+    return None
+
+
+def _turn_resets(env: Env) -> object | None:
+    """What is reset each turn."""
+    game = env.game
     st = env.state
     resets = {a.name for k in game.area_kinds for a in k.attributes if a.reset_each_turn}
     if resets:
@@ -227,25 +328,48 @@ def _turn_end(env: Env) -> object | None:
     if player_resets:
         st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
                            for d in st.player_attrs]
+    game_resets = [a.name for a in game.turn_rules.game_attrs.values() if a.reset_each_turn]
+    if game_resets and any(k in st.game_attrs for k in game_resets):
+        st.game_attrs = {k: v for k, v in st.game_attrs.items() if k not in game_resets}
+    return None
+
+
+def _round_end(env: Env) -> object | None:
+    """After the last turn of a round, the rules for the end of the round."""
+    rules = env.game.turn_rules
+    if rules.round is not None and rules.last_of_round(env.state.turn):
+        _moment(env, "end", "round", rules.round.id)
     return None
 
 
 def _game_end(env: Env) -> object | None:
-    """The game ends after this turn when its end condition holds."""
+    """The game ends after this turn when its end condition holds, or with its last round."""
     game = env.game
-    if game.end_cond is not None and game.end_cond(env):
+    turn = env.state.turn
+    rules = game.turn_rules
+    if (game.end_cond is not None and game.end_cond(env)) or \
+            (rules.last_of_round(turn) and rules.last_round(turn)):
         end_game(env)
         return STOP
     return None
 
 
 def _next_turn(env: Env) -> object | None:
-    """The turn passes to the next seat."""
+    """The turn passes to the next player (the next seat, unless the rules say whom)."""
     st = env.state
-    nxt = (st.turn.active + 1) % st.players
-    st.turn = st.turn.but(number=st.turn.number + 1, active=nxt, step=0, taken=0, grants=(),
-                          placed=None, pending=(), arrived=())
+    rules = env.game.turn_rules
+    nxt = rules.next_player(env)
+    st.turn = rules.next_turn_of(st.turn, nxt)
     env.me = nxt
+    return None
+
+
+def _round_start(env: Env) -> object | None:
+    """A new round: the rules for its start, then how many turns it has."""
+    rules = env.game.turn_rules
+    if rules.round is not None and env.state.turn.round_turn == 1:
+        _moment(env, "start", "round", rules.round.id)
+        rules.count_turns(env)
     return None
 
 
@@ -261,12 +385,21 @@ def _first_step(env: Env) -> object | None:
     return None
 
 
-PHASES = (_turn_end, _game_end, _next_turn, _turn_start, _first_step)
+# (name, phase, whether a decision granted in it is made before play goes on)
+PHASES = (("turn_end", _turn_end, True), ("turn_resets", _turn_resets, False),
+          ("round_end", _round_end, True), ("game_end", _game_end, False),
+          ("next_turn", _next_turn, False), ("round_start", _round_start, False),
+          ("turn_start", _turn_start, False), ("first_step", _first_step, False))
 
 
 def start_game(env: Env) -> None:
-    """Run the rules for the start of the game, then those for the start of the first turn."""
+    """Run the rules for the start of the game, then those for the start of the first round
+    and of the first turn."""
     _moment(env, "start", "game", None)
+    rules = env.game.turn_rules
+    if rules.round is not None:
+        env.state.turn = env.state.turn.but(round=1, round_turn=1)
+        _round_start(env)
     _moment(env, "start", "turn", None)
 
 
@@ -289,6 +422,6 @@ def _moment(env: Env, moment: str, target: str, step: str | None) -> None:
     for trig in env.game.triggers:
         ev = trig.decl.event
         if ev.type == "moment" and ev.moment == moment and ev.target == target and \
-                (target != "step" or ev.step == step):
+                (target != "step" or ev.step == step) and (target != "round" or ev.round == step):
             run_trigger(env, trig, {})
             drain(env)

@@ -31,6 +31,10 @@ class Vocabulary:
     # for areas and for players: a yes/no attribute reads as that phrase.
     area_phrases: dict[str, str] = field(default_factory=dict)
     player_phrases: dict[str, str] = field(default_factory=dict)
+    # The game's attributes' phrases, its round ("season") and its orders of play, by name.
+    game_phrases: dict[str, str] = field(default_factory=dict)
+    rounds: dict[str, str] = field(default_factory=dict)
+    orders: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
@@ -55,6 +59,12 @@ class Vocabulary:
                 v.actions[d.id] = d.title
             elif isinstance(d, m.StepDecl):
                 v.steps[d.id] = d.title
+            elif isinstance(d, m.GameAttribute) and d.attribute.phrase:
+                v.game_phrases[d.attribute.name] = d.attribute.phrase
+            elif isinstance(d, m.RoundDecl):
+                v.rounds[d.id] = d.title
+            elif isinstance(d, m.OrderDecl):
+                v.orders[d.id] = d.title
         return v
 
     def one(self, kind: str) -> str:
@@ -222,6 +232,8 @@ class English:
             return f"the {self.v.many(node.id)}"
         if node.ref == "builtin" or node.id in ("closer", "it"):
             return self.value_words(node)
+        if node.ref == "order":
+            return f"the players in the {self.v.orders.get(node.id, node.id.replace('_', ' '))}"
         return node.id.replace("_", " ")
 
     def value_words(self, node: n.Name) -> str:
@@ -233,6 +245,8 @@ class English:
 
     def e_attr(self, node: n.Attr) -> str:
         x = self(node.obj)
+        if node.obj.type == "game" and node.name in self.v.rounds:
+            return f"the number of the {self.v.rounds[node.name]}"
         kernel = ATTRIBUTES.get((node.obj.type or "", node.name))
         if kernel is not None:
             return kernel.english(self, node, x)
@@ -250,7 +264,7 @@ class English:
         if node.type != "bool" or "{value}" in (self._phrase(node) or "{value}"):
             return None
         phrase = self._phrase(node)
-        if node.obj.type == "player":
+        if node.obj.type in ("player", "game"):
             return agree(x, phrase)  # type: ignore[arg-type]
         return agree(x, f"is {phrase}")
 
@@ -259,6 +273,8 @@ class English:
             return self.v.player_phrases.get(node.name)
         if node.obj.type == "area":
             return self.v.area_phrases.get(node.name)
+        if node.obj.type == "game":
+            return self.v.game_phrases.get(node.name)
         return None
 
     def collection(self, node: Any, alias: bool = True) -> str:
@@ -519,6 +535,8 @@ class English:
         sentence = self._attribute_sentence(s.target, self(s.target.obj))
         if sentence is not None and isinstance(s.value, n.Boolean):
             return sentence if s.value.value else negate(sentence)
+        if sentence is not None and isinstance(s.value, n.Not) and _same_attr(s.value.value, s.target):
+            return f"{sentence} if it did not before, and no longer if it did"  # a flag flipped
         if sentence is not None:
             return f"{sentence} if {self(s.value)}, and not otherwise"
         return f"{self(s.target)} becomes {self(s.value)}"
@@ -597,3 +615,9 @@ def _possessive(x: str) -> str:
     if x == "it":
         return "its"
     return f"{x}’" if x.endswith("s") else f"{x}’s"
+
+
+def _same_attr(a: Any, b: n.Attr) -> bool:
+    """Whether `a` reads the same attribute of the same name as `b` (`x.f` in `set x.f to not x.f`)."""
+    return isinstance(a, n.Attr) and a.name == b.name and isinstance(a.obj, n.Name) and \
+        isinstance(b.obj, n.Name) and a.obj.id == b.obj.id

@@ -169,6 +169,10 @@ class StepDecl(Decl):
     mode: Literal["must_one", "may_one", "may_any", "automatic"]
     actions: list[str] = []
     also: list[str] = []
+    # "each": every player takes the step in turn (in `order`, else seat order
+    # from the active player), each deciding their own part before the next.
+    who: Literal["active", "each"] = "active"
+    order: str | None = None
 
 
 class Choose(Node):
@@ -212,8 +216,9 @@ class Event(Node):
     var: str | None = None
     site_var: str | None = None
     moment: Literal["start", "end"] | None = None
-    target: Literal["step", "turn", "game"] | None = None
+    target: Literal["step", "turn", "game", "round"] | None = None
     step: str | None = None
+    round: str | None = None
 
 
 class Trigger(Decl):
@@ -254,6 +259,42 @@ class Tiebreak(Node):
     expr: Expr
 
 
+class RoundDecl(Decl):
+    """The game is played in `count` rounds of `turns` turns each (evaluated as each round
+    starts); it ends after the last turn of the last round. `game.<id>` is the round."""
+
+    decl: Literal["round"] = "round"
+    id: str
+    title: str
+    count: int
+    turns: Expr
+
+
+class GameAttribute(Decl):
+    """Something the game as a whole has (a flag, a count, a player), read as `game.NAME`."""
+
+    decl: Literal["game_attribute"] = "game_attribute"
+    attribute: AttributeDecl
+
+
+class OrderDecl(Decl):
+    """A named order of play: the players by the measures (each player is `it`), ties
+    broken by seat order from `start` (by default the active player)."""
+
+    decl: Literal["order"] = "order"
+    id: str
+    title: str
+    order: list[Tiebreak] = []
+    start: Expr | None = None
+
+
+class NextTurnDecl(Decl):
+    """Who plays the next turn (without it: the next seat)."""
+
+    decl: Literal["next_turn"] = "next_turn"
+    expr: Expr
+
+
 class WinnerDecl(Decl):
     decl: Literal["winner"] = "winner"
     order: list[Tiebreak]
@@ -277,6 +318,7 @@ Declaration = Annotated[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
         FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look,
+        RoundDecl, GameAttribute, OrderDecl, NextTurnDecl,
     ],
     Field(discriminator="decl"),
 ]
@@ -482,5 +524,5 @@ class Ruleset(BaseModel):
 
 
 for _model in (Rule, Chapter, Action, Trigger, Define, Effect, EndDecl, WinnerDecl, Forbid, Choose,
-               Require, Tiebreak, Example, Ruleset):
+               Require, Tiebreak, RoundDecl, OrderDecl, NextTurnDecl, Example, Ruleset):
     _model.model_rebuild()

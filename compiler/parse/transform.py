@@ -15,6 +15,7 @@ from lark.tree import Meta
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.parse.transform_turns import TurnsMixin
 
 
 # The longest whole number a rules file may write. Python refuses to read
@@ -73,7 +74,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(Transformer_NonRecursive):
+class ToIR(TurnsMixin, Transformer_NonRecursive):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep
@@ -366,10 +367,14 @@ class ToIR(Transformer_NonRecursive):
         return m.UseTiles(tilesets=[str(x) for x in c], loc=self._loc(meta))
 
     def step_decl(self, meta: Meta, c: list[Any]) -> m.StepDecl:
+        who, order = ("active", None)
+        if isinstance(c[2], tuple) and len(c[2]) == 2:  # `each player (in ORDER)?`
+            who, order = c[2]
+            c = c[:2] + c[3:]
         mode, actions, _ = c[2]
         also = c[3].value if len(c) > 3 else []
         return m.StepDecl(id=str(c[0]), title=unquote(c[1]), mode=mode, actions=actions,
-                          also=also, loc=self._loc(meta))
+                          also=also, who=who, order=order, loc=self._loc(meta))
 
     def _mode(self, mode: str, c: list[Any]) -> tuple[str, list[str], list[str]]:
         return (mode, [str(x) for x in c if isinstance(x, Token) and x.type == "NAME"], [])
@@ -488,8 +493,9 @@ class ToIR(Transformer_NonRecursive):
     def at_trigger(self, meta: Meta, c: list[Any]) -> m.Trigger:
         moment = str(c[0])
         target, step = c[1]
-        ev = m.Event(type="moment", moment=moment, target=target, step=step,  # type: ignore[arg-type]
-                     loc=self._loc(meta))
+        rnd = step if target == "round" else None
+        ev = m.Event(type="moment", moment=moment, target=target,  # type: ignore[arg-type]
+                     step=None if rnd else step, round=rnd, loc=self._loc(meta))
         return m.Trigger(event=ev, body=c[2], loc=self._loc(meta))
 
     def step_target(self, meta: Meta, c: list[Any]) -> tuple[str, str]:

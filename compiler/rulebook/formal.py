@@ -193,11 +193,47 @@ class Formal:
             "may_any": "you may take any number of: ",
             "automatic": "no choice of action; triggered rules are settled here",
         }[d.mode]
+        if d.who == "each":
+            what = self._each(d) + what
         text = f"**Step {number}, {d.title}:** {what}" + (", ".join(acts) if acts else "")
         if d.also:
             text += "; and, as often as needed: " + ", ".join(
                 self.vocab.actions.get(a, a) for a in d.also)
         return [text + "."]
+
+    def _each(self, d: m.StepDecl) -> str:
+        """"each player in turn, in the order of play (…): " before what the step allows."""
+        order = next((o for o in self.rs.all_decls()
+                      if isinstance(o, m.OrderDecl) and o.id == d.order), None)
+        if order is None:
+            return "each player in turn, in seat order from the active player: "
+        return f"each player in turn, in the {order.title} ({self._order_words(order)}): "
+
+    def _order_words(self, d: m.OrderDecl) -> str:
+        """"most points, then most coins, then seat order from you"."""
+        parts = [f"{t.direction} {self._measure(t.expr)}" for t in d.order]
+        start = self.en(d.start) if d.start is not None else "the active player"
+        parts.append(f"seat order from {start}")
+        return ", then ".join(parts)
+
+    def d_order(self, d: m.OrderDecl, rule: m.Rule) -> list[str]:
+        return [f"**The {d.title}:** the players by {self._order_words(d)}."]
+
+    def d_round(self, d: m.RoundDecl, rule: m.Rule) -> list[str]:
+        turns = str(d.turns.value) if isinstance(d.turns, n.Number) else self.en(d.turns)
+        many = d.title + ("s" if d.count != 1 else "")
+        return [f"**Rounds:** the game lasts {d.count} {many} of {turns} turns each, "
+                f"and ends after the last turn of the last {d.title}."]
+
+    def d_game_attribute(self, d: m.GameAttribute, rule: m.Rule) -> list[str]:
+        a = d.attribute
+        kind = {"bool": "yes or no", "int": "a number", "player": "a player"}[a.type]
+        said = f" (“the game {a.phrase}”)" if a.phrase else ""
+        reset = "; it is reset at the end of every turn" if a.reset_each_turn else ""
+        return [f"**The game's *{a.name.replace('_', ' ')}*:** {kind}{said}{reset}."]
+
+    def d_next_turn(self, d: m.NextTurnDecl, rule: m.Rule) -> list[str]:
+        return [f"**The next turn** is played by {self.en(d.expr)}."]
 
     def d_action(self, d: m.Action, rule: m.Rule) -> list[str]:
         written = d.notation or d.id
@@ -235,6 +271,8 @@ class Formal:
             head = f"When {what} *{ev.var}* goes back to its owner's supply"
         else:
             target = {"game": "the game", "turn": "a turn"}.get(ev.target or "", "")
+            if ev.target == "round":
+                target = f"each {self.vocab.rounds.get(ev.round or '', ev.round)}"
             if ev.target == "step":
                 step = next((s for s in self.steps if s.id == ev.step), None)
                 target = f"step “{step.title if step else ev.step}”"

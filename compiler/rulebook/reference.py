@@ -611,6 +611,79 @@ CONSTRUCTS: list[Construct] = [
         shows=("must_one", "may_one", "may_any", "automatic", "step_also"), ir=("StepDecl",),
         replaces=("steps",)),
     Construct(
+        name="steps each player takes", grammar_rule="step_who", group=T, context="rule",
+        summary="`each player` makes a step everybody's: the players take it one after "
+                "another, in seat order from the active player or in a named `order`, each "
+                "finishing their part (the action, anything it grants, the rules they set "
+                "waiting for the step) before the next begins. In records their moves carry "
+                "the seat: `red: research`.",
+        example='''
+            order rich_first "richest first" = most it.gold then seats from me
+            step lay "Lay a tile": must lay_tile also set_aside
+            step act "Act": each player in rich_first must one of build, research
+            step score "Score": automatic
+        ''',
+        shows=("step_decl", "each_in_order"), ir=("StepDecl", "OrderDecl"),
+        replaces=("steps",)),
+    Construct(
+        name="order of play", grammar_rule="order_decl", group=T, context="rule",
+        also=("order_term",),
+        summary="A named order of the players: by measures of each player (`it`), most or "
+                "fewest first, ties broken by the next measure and finally by seat order from "
+                "a player (`seats from`, by default the active one). The name is a collection "
+                "of players in that order (`first(late_first)`); a step that goes round in it "
+                "fixes it for the rest of the turn.",
+        example='''
+            order late_first "fewest points first" = fewest it.points then seats from me
+            at end of turn {
+                give 1 gold to first(late_first)
+            }
+        ''',
+        shows=("order_decl", "seats_from", "tiebreak"), ir=("OrderDecl", "Tiebreak")),
+    Construct(
+        name="next turn", grammar_rule="next_turn_decl", group=T, context="rule",
+        summary="Who plays the next turn; without it, the next seat does. The expression is "
+                "read when the turn ends, so a game attribute may turn the direction round.",
+        example='''
+            game attribute backwards: bool "goes round backwards"
+            next turn to if game.backwards then first(clockwise(me, players where it != me)) else none
+        ''',
+        ir=("NextTurnDecl", "GameAttribute")),
+    Construct(
+        name="rounds", grammar_rule="round_decl", group=T, context="rule",
+        summary="Turns grouped in rounds: `count` rounds of `turns` turns each (counted as "
+                "each round starts, after its `at start of round` rules), and the game ends "
+                "after the last turn of the last round, so a ruleset with rounds has no "
+                "`game ends` condition. `game.NAME` is the round's number, from 1. A decision "
+                "granted at the end of a round is made before the next round begins.",
+        example='''
+            round season "season" { count 3  turns count(players) }
+            at start of round season {
+                give game.season gold to me
+            }
+            at end of round season {
+                grant research to first(players where it.gold == 0)
+            }
+        ''',
+        shows=("round_decl", "round_target"), ir=("RoundDecl",), replaces=("end",)),
+    Construct(
+        name="game attribute", grammar_rule="game_attr_decl", group=T, context="rule",
+        summary="Something the game as a whole has, as players have attributes: a flag, a "
+                "count or a player, read as `game.NAME`, changed with `set` and `clear`; "
+                "`reset each turn` clears it when a turn ends. The string says how a change "
+                "reads (the game “goes round backwards”).",
+        example='''
+            game attribute backwards: bool "goes round backwards"
+            game attribute lakes_closed: int "has seen {value} lakes closed"
+            when lake a closes {
+                set game.lakes_closed to game.lakes_closed + 1
+                if game.lakes_closed == 3 {
+                    set game.backwards to not game.backwards
+                }
+            }
+        ''',
+        ir=("GameAttribute",)),
+    Construct(
         name="action", grammar_rule="action", group=T, context="rule",
         also=("_action_item", "notation"),
         summary="Something a player may do: the choices they make, the requirements those "
