@@ -89,6 +89,9 @@ class PendingState(_Model):
     step: str
     trigger: str = Field(description="`RULE#N`: the Nth triggered declaration of that rule.")
     bindings: dict[str, str | Signed | None] = Field(default_factory=dict)
+    player: str | None = Field(None, description=(
+        "For a step each player takes: the seat whose part of the step it waits for (it "
+        "runs when their part begins); omitted: it runs when the step begins."))
 
 
 class TurnState(_Model):
@@ -102,6 +105,25 @@ class TurnState(_Model):
         "(what `it.arrived` reads)."))
     grants: list[GrantState] = Field(default_factory=list)
     pending: list[PendingState] = Field(default_factory=list)
+    waiting: list[str] | None = Field(None, description=(
+        "In a step each player takes: the seats still to take it, in order, the first "
+        "deciding now; omitted: the step is the active player's."))
+    phase: Literal["step", "turn_end", "round_end"] | None = Field(None, description=(
+        "`turn_end` / `round_end`: the turn's steps are over and a decision granted at the "
+        "end of the turn or of the round is being made; omitted: `step`."))
+
+
+class GameState(_Model):
+    """The game as a whole: where the rounds stand and the declared game attributes."""
+
+    round: int | None = Field(None, ge=1, le=LIMIT, description="The round being played, "
+                                                              "from 1 (rulesets with rounds).")
+    turn: int | None = Field(None, ge=1, le=LIMIT, description="The turn within the round, "
+                                                             "from 1.")
+    turns: int | None = Field(None, ge=1, le=LIMIT, description="How many turns this round "
+                                                              "has.")
+    attributes: dict[str, Value] = Field(
+        default_factory=dict, description="Declared game attributes; players by seat id.")
 
 
 class PositionModel(_Model):
@@ -117,6 +139,7 @@ class PositionModel(_Model):
     stacks: list[list[str | None]] | None = None
     discarded: list[str] = Field(default_factory=list)
     turn: TurnState
+    game: GameState | None = None
     finished: bool = False
 
 
@@ -563,7 +586,9 @@ class _Builder:
                         bindings.append((k, seat))
                 else:
                     bindings.append((k, v))
-            pending.append(Pending(p.step, index, tuple(bindings)))
+            me = self.seat(f"turn.pending[{i}].player", p.player, n) \
+                if p.player is not None else None
+            pending.append(Pending(p.step, index, tuple(bindings), me))
         arrived: list[int] = []
         for i, text in enumerate(t.arrived):
             pid = self.piece(st, f"turn.arrived[{i}]", text, skip=arrived)
@@ -572,10 +597,18 @@ class _Builder:
         st.turn = Turn(number=t.number, active=active or 0, step=g.step_index.get(t.step, 0),
                        taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending),
                        arrived=tuple(arrived))
+        self._turn_order(st, n)
         ids = [p.id for p in st.pieces.values()]
         st.next_id = max(ids, default=0) + 1
         if t.step in g.step_index:
             self._placed_tile(st, t.step, placed)
+
+    def _turn_order(self, st: State, n: int) -> None:
+        """`turn.waiting`, `turn.phase` and the `game` block: who is still to take a step each
+        player takes, whether the end of the turn waits for a decision, the rounds and the
+        game's attributes."""
+        from compiler.engine.rounds import read_game_block
+        read_game_block(self, st, n)
 
     def _given(self, st: State) -> None:
         """Attributes declared `given as`: taken from the board where the file is silent, and
@@ -815,18 +848,23 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                 b[k] = g.seat_id(v)
             else:
                 b[k] = v
-        pending.append(PendingState(step=p.step, trigger=trigger_name(g, p.trigger), bindings=b))
+        pending.append(PendingState(step=p.step, trigger=trigger_name(g, p.trigger), bindings=b,
+                                    player=g.seat_id(p.me) if p.me is not None else None))
     t = st.turn
     turn = TurnState(number=t.number, player=g.seat_id(t.active), step=g.steps[t.step].id,
                      taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
                      pending=pending,
-                     arrived=[g.format_piece(st, pid) for pid in t.arrived if pid in st.pieces])
+                     arrived=[g.format_piece(st, pid) for pid in t.arrived if pid in st.pieces],
+                     waiting=[g.seat_id(p) for p in t.queue] if t.queue else None,
+                     phase=t.phase if t.phase != "step" else None)  # type: ignore[arg-type]
+    from compiler.engine.rounds import game_block
     stacks = [list(reversed(s)) for s in zones.piles(st, STACKS)]
     pool = {k: v for k, v in st.pool.items() if k in g.resources and
             g.resources[k].limit is not None}  # an unlimited resource has no pool to count
     return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
-                         discarded=st.discarded, turn=turn, finished=st.finished)
+                         discarded=st.discarded, turn=turn, game=game_block(g, st),
+                         finished=st.finished)
 
 
 def position_from_model(rules: Rules, model: PositionModel) -> Position:

@@ -20,7 +20,7 @@ the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import State
@@ -101,6 +101,9 @@ class Move:
     # What chance decided during the move (die rolls, random draws), in the order
     # the rules asked for them; written after `!` in notation.
     chance: tuple[str, ...] = ()
+    # The seat that decides, when the move names it (`red: research`); None: whoever
+    # decides now. Never part of a move's identity among the legal moves.
+    seat: int | None = field(default=None, compare=False)
 
     @property
     def values(self) -> dict[str, Any]:
@@ -177,7 +180,19 @@ class Notation:
 
     def format(self, st: State, move: Move) -> str:
         luck = f" ! {' '.join(move.chance)}" if move.chance else ""
-        return self._format(st, move) + luck
+        return self.seat_prefix(st, move) + self._format(st, move) + luck
+
+    def seat_prefix(self, st: State, move: Move) -> str:
+        """`red: ` before a decision that is not simply the active player's: in a step each
+        player takes, or granted to another player. Only in rulesets with a step each player
+        takes, so that every other ruleset's records read as they always have."""
+        if not self.game.turn_rules.each_steps:
+            return ""
+        turn = st.turn
+        if move.seat is None and not turn.queue and turn.actor == turn.active:
+            return ""
+        seat = move.seat if move.seat is not None else turn.actor
+        return f"{self.game.seat_id(seat)}: "
 
     def _format(self, st: State, move: Move) -> str:
         if move.action == "pass":
@@ -216,8 +231,25 @@ class Notation:
         """
         text, _, luck = text.partition("!")
         chance = tuple(luck.split())
+        seat, text = self._seat(st, text)
         move = self._parse(st, text, only)
+        if seat is not None:
+            move = replace(move, seat=seat)
         return replace(move, chance=chance) if chance else move
+
+    def _seat(self, st: State, text: str) -> tuple[int | None, str]:
+        """An optional `SEAT: ` before the move: the seat (by id or name) and the rest."""
+        m = re.match(r"\s*([^\s:]+)\s*:(?=\s|$)", text)
+        if m is None:
+            return None, text
+        seat = self.game.seat_index(m.group(1), st.players)
+        if seat is None:
+            from compiler.diagnostics import did_you_mean
+            seats = [self.game.seat_id(k) for k in range(st.players)]
+            hint = did_you_mean(m.group(1), seats)
+            raise NotationError(f"`{clip(m.group(1))}:` names no seat at this table (seats: "
+                                f"{', '.join(seats)})" + (f"; {hint}" if hint else ""))
+        return seat, text[m.end():]
 
     def _parse(self, st: State, text: str, only: set[str] | None) -> Move:
         text = " ".join(text.split())

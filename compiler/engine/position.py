@@ -315,6 +315,10 @@ class Position:
             return self._refuse(text, None, [Breach(rule=self.rules.cite(game.end_rule),
                                                     code="game-over", message="the game is over")])
         step = game.steps[st.turn.step]
+        if move.seat is not None and move.seat != st.turn.actor:
+            return self._refuse(text, game.actions.get(move.action), [Breach(
+                rule=self.rules.cite(step.rule), code="unavailable",
+                message=self._not_theirs(move.seat))])
         if move.action == "pass":
             forced = [g for g in st.turn.grants if g.must and
                       (st.turn.principal if g.player is None else g.player) == st.turn.actor]
@@ -414,6 +418,20 @@ class Position:
             return said + f"{actor} must first {open_now}"
         said += f"it is {actor}’s turn {st.turn.number}, step “{step.title}”"
         return said + (f", where {actor} may {open_now}" if open_now else "")
+
+    def _not_theirs(self, seat: int) -> str:
+        """Why a move named for `seat` is refused: the decision is someone else's now."""
+        g, st = self.game, self.state
+        who, actor = g.seat_name(seat), g.seat_name(st.turn.actor)
+        step = g.steps[st.turn.step]
+        if seat in st.turn.queue:
+            return (f"{who} takes step “{step.title}” after {actor}, who decides now "
+                    f"(still to take it, in order: "
+                    f"{', '.join(g.seat_name(p) for p in st.turn.queue)})")
+        if st.turn.queue or st.turn.phase != "step":
+            return f"it is {actor}’s decision now, not {who}’s"
+        return f"it is {actor}’s decision now, in {g.seat_name(st.turn.principal)}’s turn " \
+               f"{st.turn.number}, not {who}’s"
 
     def _breach(self, action: CompiledAction, v: Violation) -> Breach:
         """A broken rule in words: the author's message first, else what failed here.

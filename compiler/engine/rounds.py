@@ -142,3 +142,142 @@ class TurnRules:
             raise RuleError(f"a {self.round.title if self.round else 'round'} of {k} turns: "
                             f"every round has at least one")
         env.state.turn = env.state.turn.but(round_turns=k)
+
+
+# ------------------------------------------------------------ positions
+
+
+def game_block(game: Game, st: Any) -> Any:
+    """The `game` block of a position (None for a ruleset without rounds or game attributes)."""
+    from compiler.engine.formats import GameState
+    rules = game.turn_rules
+    if rules.round is None and not rules.game_attrs:
+        return None
+    attrs = {}
+    for k, v in sorted(st.game_attrs.items()):
+        decl = rules.game_attrs.get(k)
+        if decl is None or v is None or v == rules.game_default(k):
+            continue
+        attrs[k] = game.seat_id(v) if decl.type == "player" else v
+    t = st.turn
+    if rules.round is None:
+        return GameState(attributes=attrs)
+    return GameState(round=t.round or None, turn=t.round_turn or None,
+                     turns=t.round_turns or None, attributes=attrs)
+
+
+def read_game_block(builder: Any, st: Any, n: int) -> None:
+    """Read `turn.waiting`, `turn.phase` and the `game` block into the state, reporting what
+    no table could show (through the position builder's `bad`)."""
+    from compiler.diagnostics import did_you_mean
+    game, model = builder.game, builder.m
+    rules: TurnRules = game.turn_rules
+    t = model.turn
+    changes: dict[str, Any] = {}
+    if t.waiting is not None:
+        step = game.steps[st.turn.step]
+        queue: list[int] = []
+        if step.who != "each":
+            builder.bad("turn.waiting", f"step “{step.title}” is the active player's alone: "
+                                        f"nobody waits to take it")
+        for i, seat in enumerate(t.waiting):
+            p = builder.seat(f"turn.waiting[{i}]", seat, n)
+            if p is not None and p in queue:
+                builder.bad(f"turn.waiting[{i}]", f"{seat} is waiting twice")
+            elif p is not None:
+                queue.append(p)
+        if step.who == "each" and not t.waiting:
+            builder.bad("turn.waiting", "nobody is left to take the step: the position is of "
+                                        "the next step (or leave `waiting` out)")
+        changes["queue"] = tuple(queue)
+    elif game.steps[st.turn.step].who == "each" and (t.phase or "step") == "step":
+        # Not said: the whole order is still to take the step, from the first.
+        env = Env(game, st)
+        env.me = st.turn.active
+        changes["queue"] = _safe_queue(builder, env, game.steps[st.turn.step])
+    if t.phase not in (None, "step"):
+        if t.phase == "round_end" and rules.round is None:
+            builder.bad("turn.phase", "the game has no rounds, so no round ends")
+        if not st.turn.grants:
+            builder.bad("turn.phase", f"play waits at the {t.phase.replace('_', ' of ')} only "
+                                      f"for a decision granted there, and no grant is open")
+        if st.turn.step != len(game.steps) - 1:
+            builder.bad("turn.phase", f"the end of the turn comes after its last step, "
+                                      f"“{game.steps[-1].title}”")
+        changes["phase"] = t.phase
+    g = model.game
+    if rules.round is not None:
+        count = rules.round.count
+        rnd = g.round if g is not None and g.round is not None else 1
+        turn = g.turn if g is not None and g.turn is not None else 1
+        turns = g.turns if g is not None and g.turns is not None else None
+        if rnd > count:
+            builder.bad("game.round", f"the game has {count} {rules.round.title}s, not {rnd}")
+        if turns is None:
+            env = Env(game, st)
+            try:
+                turns = rules.round_turns(env) if rules.round_turns else 1
+            except RuleError as e:
+                builder.bad("game.turns", f"say how many turns this {rules.round.title} has: {e}")
+                turns = 1
+        if turn > turns:
+            builder.bad("game.turn", f"turn {turn} of a {rules.round.title} of {turns} turns")
+        changes.update(round=rnd, round_turn=turn, round_turns=turns)
+    elif g is not None and (g.round, g.turn, g.turns) != (None, None, None):
+        builder.bad("game.round", "the game has no rounds")
+    if g is not None:
+        for name, value in g.attributes.items():
+            decl = rules.game_attrs.get(name)
+            if decl is None:
+                hint = did_you_mean(name, rules.game_attrs)
+                builder.bad(f"game.attributes.{name}", "no game attribute of that name"
+                            + (f"; {hint}" if hint else ""))
+                continue
+            ok, v = builder.value(f"game.attributes.{name}", decl.type, value, n)
+            if ok and v is not None:
+                st.game_attrs[name] = v
+    if changes:
+        st.turn = st.turn.but(**changes)
+
+
+def _safe_queue(builder: Any, env: Env, step: m.StepDecl) -> tuple[int, ...]:
+    try:
+        return env.game.turn_rules.queue(env, step)
+    except RuleError as e:
+        builder.bad("turn.waiting", f"say who is still to take step “{step.title}”: {e}")
+        return ()
+
+
+def expectation_problem(after: Any, f: m.PositionFact) -> str | None:
+    """`expect game NAME value`, `expect round N turn M`, `expect waiting …` against the
+    position after the moves: None when it holds, else what differs, in words."""
+    g, st = after.game, after.state
+    rules: TurnRules = g.turn_rules
+    a = f.args
+    if f.fact == "game":
+        name, want = str(a[0]), a[1]
+        if name not in rules.game_attrs:
+            return f"the game has no attribute {name}"
+        actual = st.game_attrs.get(name, rules.game_default(name))
+        if rules.game_attrs[name].type == "player" and actual is not None:
+            actual = g.seat_id(actual)
+        want = {"true": True, "false": False}.get(want, want) if isinstance(want, str) else want
+        if str(actual).lower() != str(want).lower():
+            return f"expected the game's {name} to be {want}, but it is {actual}"
+        return None
+    if f.fact == "round":
+        if rules.round is None:
+            return "the game has no rounds"
+        want_round, want_turn = int(a[0]), int(a[1])  # type: ignore[arg-type]
+        t = st.turn
+        if (t.round, t.round_turn) != (want_round, want_turn):
+            word = rules.round.title
+            return f"expected {word} {want_round}, turn {want_turn}, but it is {word} " \
+                   f"{t.round}, turn {t.round_turn}"
+        return None
+    want_seats = [str(x) for x in a]
+    got = [g.seat_id(p) for p in st.turn.queue]
+    if got != want_seats:
+        return f"expected {', '.join(want_seats)} still to take the step, in that order, but " \
+               f"{'it is ' + ', '.join(got) if got else 'nobody is'}"
+    return None

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from compiler.engine.effects import from_ref
 from compiler.engine.formats import (
-    AreaState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
+    AreaState, GameState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
     position_from_model,
 )
 from compiler.engine.evaluate import Env
@@ -51,6 +51,8 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
     pool: dict[str, int] = {}
     stacks = None
     turn: TurnState | None = None
+    game_state: GameState | None = None
+    waiting: list[str] | None = None
     for f in facts:
         a = f.args
         if f.fact == "players":
@@ -87,14 +89,24 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
             p.supply[kind] = count
         elif f.fact == "stacks":
             stacks = [list(s) for s in a]  # type: ignore[union-attr]
+        elif f.fact == "game":
+            game_state = game_state or GameState()
+            game_state.attributes[str(a[0])] = _value(a[1])
+        elif f.fact == "round":
+            game_state = game_state or GameState()
+            game_state.round, game_state.turn = int(a[0]), int(a[1])  # type: ignore[arg-type]
+        elif f.fact == "waiting":
+            waiting = [str(x) for x in a]
     if not seats:
         seats = [g.seat_id(i) for i in range(rules.ruleset.players_min)]
         players = {s: players.get(s, PlayerState(seat=s)) for s in seats}
     if turn is None:
         turn = TurnState(player=seats[0], step=g.steps[0].id)
+    if waiting is not None:
+        turn.waiting = waiting
     return PositionModel(ruleset=rules.ruleset.id, players=[players[s] for s in seats],
                          tiles=tiles, pieces=pieces, areas=list(areas.values()),
-                         pool=pool or None, stacks=stacks, turn=turn)
+                         pool=pool or None, stacks=stacks, turn=turn, game=game_state)
 
 
 def _value(v: Any) -> Any:
@@ -251,6 +263,9 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
         if step != a[0]:
             return f"expected to be in step {a[0]}, but the position is in step {step}"
         return None
+    if f.fact in ("game", "round", "waiting"):
+        from compiler.engine.rounds import expectation_problem
+        return expectation_problem(after, f)
     return f"unknown expectation {f.fact}"
 
 

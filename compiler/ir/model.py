@@ -403,6 +403,7 @@ class PositionFact(Node):
     fact: Literal[
         "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
+        "game", "round", "waiting",
     ]
     args: list[str | int | None | list[str | None]] = []
 

@@ -59,6 +59,29 @@ class TurnsMixin(Transformer_NonRecursive):
     def round_target(self, meta: Meta, c: list[Any]) -> tuple[str, str]:
         return ("round", str(c[0]))
 
+    # ------------------------------------------------ facts of examples
+
+    def _turn_fact(self, meta: Meta, fact: str, args: list[Any]) -> m.PositionFact:
+        return m.PositionFact(fact=fact, args=args, loc=self._loc(meta))  # type: ignore[arg-type]
+
+    def pos_game(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "game", [str(c[0]), c[1]])
+
+    def pos_round(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "round", [int(c[0]), int(c[1])])
+
+    def pos_waiting(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "waiting", [str(x) for x in c])
+
+    def expect_game(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "game", [str(c[0]), c[1]])
+
+    def expect_round(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "round", [int(c[0]), int(c[1])])
+
+    def expect_waiting(self, meta: Meta, c: list[Any]) -> m.PositionFact:
+        return self._turn_fact(meta, "waiting", [str(x) for x in c])
+
 
 class _SeatsFrom:
     """`seats from EXPR`: the last term of an order (checked: nothing may follow it)."""

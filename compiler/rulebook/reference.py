@@ -1178,6 +1178,46 @@ CONSTRUCTS: list[Construct] = [
                "expect_amount"),
         ir=("Example", "PositionFact")),
     Construct(
+        name="rounds and turns in examples", grammar_rule="pos_round", group=E, context="top",
+        also=("pos_game", "pos_waiting"),
+        summary="Where the rounds stand (`round 2 turn 1`: the first turn of the second round), "
+                "the game's attributes, and who is still to take a step each player takes "
+                "(`waiting`, the first deciding now; left out, the whole order is). Moves in "
+                "such a step name their seat (`blue: research`); `expect game`, `expect round` "
+                "and `expect waiting` check the same facts after the moves.",
+        example='''
+            chapter seasons "Seasons" {
+                rule seasons.play "Seasons of play" {
+                    text "Two seasons of two turns; everybody acts in every turn."
+                    round season "season" { count 2  turns 2 }
+                    game attribute calm: bool "is calm"
+                    step lay "Lay a tile": must lay_tile also set_aside
+                    step act "Act": each player must one of build, research
+                    step score "Score": automatic
+                }
+            }
+            example everybody_acts "Everybody acts, in seat order from the active player" {
+                illustrates seasons.play
+                given {
+                    players red, blue, green
+                    turn 2 blue step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    round 1 turn 2
+                    game calm true
+                    waiting green, red
+                }
+                play "green: research"
+                expect legal
+                expect waiting red
+                expect round 1 turn 2
+                expect game calm true
+            }
+        ''',
+        shows=("pos_round", "pos_game", "pos_waiting", "expect_round", "expect_game",
+               "expect_waiting"),
+        replaces=("end", "steps")),
+    Construct(
         name="positions", grammar_rule="given", group=E, context="top",
         also=("_position_item", "pos_players", "pos_turn", "placed", "pos_tile", "pos_piece",
               "pos_amount", "pos_area", "pos_supply", "pos_stacks", "tile_stack", "stack_entry",
