@@ -150,8 +150,8 @@ class ExprCompiler:
         if node.ref == "kind":
             return self._kind_collection(node.id, node.category or "", None, None, None)
         if node.ref == "order":  # a named order of play (see compiler/engine/rounds.py)
-            rules = self.game.turn_rules
-            return lambda env: rules.order(env, name)
+            game = self.game  # its turn rules may be compiling this very expression
+            return lambda env: game.turn_rules.order(env, name)
         raise RuleError(f"unresolved name `{name}`")
 
     # --------------------------------------------------------- collections
@@ -462,8 +462,7 @@ class ExprCompiler:
                 return game.attribute_default(st.areas.kind(root), name)
             return area_attr
         if t == "game":
-            rules = game.turn_rules
-            return lambda env: rules.read(env, name)
+            return lambda env: game.turn_rules.read(env, name)
         if t == "player" and name in game.player_attrs:
             default = game.player_default(name)
 
