@@ -573,6 +573,30 @@ class RulesetPages:
 
     # ------------------------------------------------------------- formats
 
+    def _turn_formats(self) -> list[str]:
+        """Seat prefixes, `turn.waiting` and the `game` block, for a ruleset that has steps each
+        player takes or rounds (nothing for the others, whose pages stay as they were)."""
+        rules = self.game.turn_rules
+        out: list[str] = []
+        if rules.each_steps:
+            steps = ", ".join(f"“{s.title}”" for s in self.game.steps if s.id in rules.each_steps)
+            seat = self.game.seat_id(1 if len(self.game.seats) > 1 else 0)
+            out += ["### Moves that name their seat", "",
+                    f"In a step each player takes ({steps}), and for a choice the rules give a "
+                    f"player out of turn, a move starts with the seat that decides: "
+                    f"`{seat}: pass`. Records write it so, and reading it checks that this seat "
+                    "is the one to decide now; a move without it is read as the move of "
+                    "whoever decides now. In a position file, `turn.waiting` lists the seats "
+                    "still to take the step, the first deciding now.", ""]
+        if rules.round is not None or rules.game_attrs:
+            out += ["### The game as a whole", "",
+                    "A position's `game` block says where the rounds stand (`round`, the `turn` "
+                    "within it and how many `turns` it has) and the game's attributes; "
+                    "`turn.phase` is `round_end` or `turn_end` while a decision granted at the "
+                    "end of a round or turn is made. In a worked example: `round 2 turn 1`, "
+                    "`game NAME VALUE`, `waiting SEAT, SEAT`.", ""]
+        return out
+
     def formats_page(self) -> Page:
         game = self.game
         lines = ["# Positions and records", "",
@@ -608,6 +632,7 @@ class RulesetPages:
                   "move of an action a variant took away is ILLEGAL too, citing what took it "
                   "away. The empty move is unreadable; a sequence of moves is written with `;` "
                   "between them.", ""]
+        lines += self._turn_formats()
         lines += ["## Position files", "",
                   "A position file is JSON. Tiles, pieces (listed bottom first when stacked), "
                   "area states, each player's holdings, the stacks (top first; `null` for a tile "
