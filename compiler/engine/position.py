@@ -416,6 +416,12 @@ class Position:
                            f"it is {actor}’s decision first")
         if pending is not None and pending.must:
             return said + f"{actor} must first {open_now}"
+        if st.turn.phase != "step":  # the steps are over: a choice granted at the end is open
+            rnd = g.turn_rules.round
+            end = f"{rnd.title} {st.turn.round}" if st.turn.phase == "round_end" and rnd \
+                else f"turn {st.turn.number}"
+            return said + f"the steps of turn {st.turn.number} are over, and at the end of " \
+                          f"{end} {actor} may {open_now or 'nothing more'}"
         said += f"it is {actor}’s turn {st.turn.number}, step “{step.title}”"
         return said + (f", where {actor} may {open_now}" if open_now else "")
 
@@ -527,7 +533,7 @@ class Position:
         game, st = self.game, self.state
         ids: list[str] = []
         step = game.steps[st.turn.step]
-        if step.rule:
+        if step.rule and st.turn.phase == "step":  # after the steps, the step decides nothing
             ids.append(step.rule)
         if action is not None:
             if source >= 0 and st.turn.grants[source].rule:

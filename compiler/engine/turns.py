@@ -258,6 +258,7 @@ def _run_next_pending(env: Env) -> bool:
     due = next((p for p in st.turn.pending if p.step == step and p.me == me), None)
     if due is None:
         return False
+    env.me = me
     st.turn = st.turn.but(pending=tuple(p for p in st.turn.pending if p is not due))
     _run_each(env, (due,))
     return True
