@@ -219,11 +219,11 @@ class Position:
     def situation(self) -> Situation:
         st, g = self.state, self.game
         step = g.steps[st.turn.step]
-        out_of_turn = st.turn.actor != st.turn.principal and not st.finished
+        out_of_turn = st.turn.actor != st.turn.active and not st.finished
         return Situation(turn=st.turn.number, player=g.seat_id(st.turn.actor), step=step.id,
                          finished=st.finished, scores=self.scores(),
                          player_name=g.seat_name(st.turn.actor), step_title=step.title,
-                         turn_of=g.seat_name(st.turn.principal) if out_of_turn else None)
+                         turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
 
     def legal_moves(self) -> list[Move]:
         moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]
