@@ -54,7 +54,7 @@ KEYWORDS: tuple[str, ...] = (
     "stack", "stacks", "start", "step", "subtitle", "suffix", "supply", "teams", "term",
     "text", "then", "tile", "tiles", "title", "to", "turn", "turns", "unlimited", "use",
     "version",
-    "vs", "when", "where", "winner", "with",
+    "vs", "waiting", "when", "where", "winner", "with",
 )
 
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).
