@@ -87,6 +87,8 @@ def assemble(items: list[Any], files: list[str], sources: SourceMap) -> tuple[m.
             rs.chapters.append(item)
         elif isinstance(item, m.TileSet):
             rs.tilesets.append(item)
+        elif isinstance(item, m.CardSet):
+            rs.cardsets.append(item)
         elif isinstance(item, m.Term):
             rs.terms.append(item)
         elif isinstance(item, m.Ruling):

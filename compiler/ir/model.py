@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compiler.ir.cards import AbilityBody, CardDef, CardKind, CardLook, CardSet
 from compiler.ir.nodes import Expr, Loc, Node, Statement
 
 
@@ -317,7 +318,7 @@ Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
         FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, FirstTileDecl, UseTiles, StepDecl, Action,
-        Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look,
+        Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look, CardKind, CardLook,
         RoundDecl, GameAttribute, OrderDecl, NextTurnDecl,
     ],
     Field(discriminator="decl"),
@@ -423,7 +424,8 @@ class Example(Node):
 # -------------------------------------------------------------------- variants
 
 
-Editable = Literal["rule", "chapter", "tiles", "tile", "term", "ruling", "example"]
+Editable = Literal["rule", "chapter", "tiles", "tile", "term", "ruling", "example", "cards",
+                   "card"]
 
 
 class Edit(Node):
@@ -477,6 +479,7 @@ class Ruleset(BaseModel):
     chapters: list[Chapter] = []
     decls: list[Declaration] = []
     tilesets: list[TileSet] = []
+    cardsets: list[CardSet] = []
     terms: list[Term] = []
     rulings: list[Ruling] = []
     examples: list[Example] = []
@@ -515,6 +518,10 @@ class Ruleset(BaseModel):
     def rule_index(self) -> dict[str, Rule]:
         return {r.id: r for r in self.all_rules()}
 
+    def cards(self) -> list[CardDef]:
+        """Every printed card of every card set, in reading order."""
+        return [c for s in self.cardsets for c in s.cards]
+
     def tiles(self) -> list[TileDef]:
         used: list[str] | None = None
         for d in self.all_decls():
@@ -524,6 +531,8 @@ class Ruleset(BaseModel):
         return [t for s in sets for t in s.tiles]
 
 
+for _card_model in (CardKind, AbilityBody, CardDef, CardSet, CardLook):
+    _card_model.model_rebuild(_types_namespace={"AttributeDecl": AttributeDecl, "Face": Face})
 for _model in (Rule, Chapter, Action, Trigger, Define, Effect, EndDecl, WinnerDecl, Forbid, Choose,
                Require, Tiebreak, RoundDecl, OrderDecl, NextTurnDecl, Example, Ruleset):
     _model.model_rebuild()

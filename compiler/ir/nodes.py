@@ -66,7 +66,7 @@ class Name(Node):
 
     node: Literal["name"] = "name"
     id: str
-    ref: Literal["unresolved", "var", "kind", "builtin"] = "unresolved"
+    ref: Literal["unresolved", "var", "kind", "builtin", "card"] = "unresolved"
     category: str | None = None
 
 
@@ -82,6 +82,8 @@ class Call(Node):
     args: list[Expr]
     # Set by the checker when `func` is a `define` of the ruleset.
     defined: bool = False
+    # Set by the checker when `func` is a value ability of a card kind: the card decides.
+    ability: bool = False
 
 
 class Collection(Node):
@@ -334,6 +336,8 @@ class Apply(Stmt):
     node: Literal["apply"] = "apply"
     effect: str
     args: list[Expr] = []
+    # Set by the checker when `effect` is an ability of a card kind: the card's own body runs.
+    ability: bool = False
 
 
 Statement = Annotated[

@@ -13,8 +13,10 @@ from typing import Any
 from lark import Token, Transformer_NonRecursive, v_args
 from lark.tree import Meta
 
+from compiler.ir import cards as cd
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.parse.transform_cards import CardsTransformer
 from compiler.parse.transform_turns import TurnsMixin
 
 
@@ -74,7 +76,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(TurnsMixin, Transformer_NonRecursive):
+class ToIR(CardsTransformer, TurnsMixin, Transformer_NonRecursive):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep
@@ -119,7 +121,8 @@ class ToIR(TurnsMixin, Transformer_NonRecursive):
     # ------------------------------------------------------------- variants
 
     _KINDS = {m.Rule: "rule", m.Chapter: "chapter", m.TileSet: "tiles", m.TileDef: "tile",
-              m.Term: "term", m.Ruling: "ruling", m.Example: "example"}
+              m.Term: "term", m.Ruling: "ruling", m.Example: "example", cd.CardSet: "cards",
+              cd.CardDef: "card"}
 
     def replace(self, meta: Meta, c: list[Any]) -> m.Edit:
         item = c[0]
