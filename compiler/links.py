@@ -49,3 +49,17 @@ def rule_path(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
 
 def rule_url(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
     return site_url() + rule_path(ruleset_id, chapter_id, rule_id)
+
+
+def card_page(cited: str) -> str:
+    """The page of a card set (named by a card's citation `set.card`), within its ruleset."""
+    return "cards-" + cited.split(".", 1)[0].replace("_", "-")
+
+
+def card_anchor(cited: str) -> str:
+    return "card-" + anchor(cited.split(".", 1)[1])
+
+
+def card_url(ruleset_id: str, cited: str) -> str:
+    """Where a card is shown, as a rule's URL says where the rule is: `set.card` → its page."""
+    return site_url() + f"{page(ruleset_id, card_page(cited))}#{card_anchor(cited)}"

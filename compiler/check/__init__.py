@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from compiler.check import cards
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
@@ -161,6 +162,7 @@ class Checker(TurnsChecks):
                         self.report(d.loc, "structure", f"`{d.id}` cannot stand above itself")
         self.check_above(self.rs.all_decls())
         self.collect_turns()
+        cards.collect(self)
 
     def check_above(self, decls: list[Any]) -> None:
         """`above` must not go round in a circle: then no order of a stack would do."""
@@ -247,6 +249,7 @@ class Checker(TurnsChecks):
             sy.define_types[d.id] = self.types.expr(d.expr, params[d.id])
         sy.call_args.clear()
         self._check_all()
+        cards.check_cards(self)
 
     def _param_type(self, d: m.Define | m.Effect, i: int) -> str:
         seen = {args[i] for args in self.sy.call_args.get(d.id, []) if len(args) > i} - {"any"}
@@ -257,6 +260,7 @@ class Checker(TurnsChecks):
             handler = getattr(self, f"d_{d.decl}", None)
             if handler:
                 handler(d)
+        cards.check_bodies(self)
 
     def d_area(self, d: m.AreaKind) -> None:
         for a in d.attributes:
@@ -440,6 +444,9 @@ class Checker(TurnsChecks):
                         "shapes: " + ", ".join(m.LOOK_SHAPES))
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", d.color):
             self.report(d.loc, "type", f"colour `{d.color}` should be written #rrggbb")
+
+    def d_card_look(self, d: m.CardLook) -> None:
+        cards.check_look(self, d)
 
     def d_end(self, d: m.EndDecl) -> None:
         self.types.expect(d.cond, {}, "bool", "the end condition")
@@ -665,6 +672,7 @@ class Checker(TurnsChecks):
             r.number = f"R{i}"
         for i, e in enumerate(self.rs.examples, 1):
             e.number = f"E{i}"
+        cards.number(self.rs)
 
 
 def _nodes(value: Any) -> Any:

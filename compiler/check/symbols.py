@@ -64,6 +64,14 @@ class Symbols:
     rounds: dict[str, m.RoundDecl] = field(default_factory=dict)
     game_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)
     orders: dict[str, m.OrderDecl] = field(default_factory=dict)
+    # Cards (see `compiler.check.cards`): kinds, printed cards by id, the set of each,
+    # every property and ability by name.
+    card_kinds: dict[str, Any] = field(default_factory=dict)
+    printed: dict[str, Any] = field(default_factory=dict)
+    card_set_of: dict[str, str] = field(default_factory=dict)
+    cardsets: dict[str, Any] = field(default_factory=dict)
+    card_props: dict[str, Any] = field(default_factory=dict)
+    abilities: dict[str, Any] = field(default_factory=dict)
 
     def of(self, category: str) -> list[str]:
         return [k for k, (c, _) in self.kinds.items() if c == category]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from compiler.check import cards as card_rules
 from compiler.check.symbols import (BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS,
                                     Symbols)
 from compiler.diagnostics import did_you_mean
@@ -151,6 +152,12 @@ class TypeChecker:
             node.ref = "order"
             return "set:player"
         cat = self.sy.category(node.id)
+        if node.id in self.sy.printed:  # a printed card: the card itself
+            node.ref = "card"
+            return "card"
+        if cat == "card":  # a card kind: every printed card of the kind
+            node.ref, node.category = "kind", cat
+            return "set:card"
         if cat == "family":
             self.report(node.loc, "type",
                         f"`{node.id}` is a family of resources: read the total as "
@@ -178,6 +185,9 @@ class TypeChecker:
         obj = self.expr(node.obj, scope)
         name = node.name
         table = attributes_of(obj)  # the kernel's (`compiler/library/attributes.py`)
+        if obj in ("card", "tile") and self.sy.card_kinds:
+            # What is printed on a card, or on the card a tile shows.
+            table.update(card_rules.attr_names(self.sy))
         if obj == "area":
             table.update({a.name: a.type for a in self.sy.area_attrs.values()})
             table.update({r: "int" for r in self.sy.area_holds})
@@ -220,6 +230,8 @@ class TypeChecker:
             types = [self.expr(a, scope) for a in node.args]
             self.sy.call_args.setdefault(f, []).append(types)
             return self.sy.define_types.get(f, "any")
+        if f in self.sy.abilities:
+            return card_rules.call_ability(self, node, scope) or "any"
         if f not in FUNCTIONS:
             self.report(node.loc, "unknown-name", f"unknown function `{f}`",
                         hint=did_you_mean(f, list(FUNCTIONS) + list(self.sy.defines)))
@@ -312,6 +324,9 @@ class TypeChecker:
         if t == "kind":
             self.check_kind(node.loc, node.kind, ("resource",), "resource")
             return "bool"
+        if t in ("card", "tile") and self.sy.card_kinds:  # a card kind, or a printed card
+            card_rules.is_kind(self, node)
+            return "bool"
         if t == "player":  # `p is red`: which seat a player sits in
             seats = [s.id for s in self.sy.seats]
             if node.kind not in seats:
@@ -337,6 +352,9 @@ class TypeChecker:
 
     def e_has(self, node: n.Has, scope: Scope) -> str:
         t = self.expr(node.value, scope)
+        if t == "card":  # a card's features, written `with …`
+            self.check_kind(node.loc, node.kind, ("feature",), "feature")
+            return "bool"
         if t not in ("tile", "site", "area", "set:tile", "any"):
             self.report(node.value.loc, "type",
                         f"`has` looks into a tile, site, area or tiles, not {words(t)}")
@@ -489,6 +507,8 @@ class TypeChecker:
     def s_apply(self, s: n.Apply, scope: Scope) -> None:
         d = self.sy.effects.get(s.effect)
         types = [self.expr(a, scope) for a in s.args]
+        if d is None and card_rules.apply_ability(self, s, types):
+            return
         if d is None:
             self.report(s.loc, "unknown-name", f"unknown effect `{s.effect}`",
                         hint=did_you_mean(s.effect, self.sy.effects))

@@ -417,6 +417,9 @@ class StmtCompiler:
     # ------------------------------------------------------------- flow
 
     def s_apply(self, s: n.Apply) -> Run:
+        if s.ability:
+            from compiler.engine.cards import compile_apply
+            return compile_apply(self.game, s)
         game, name = self.game, s.effect
         args = [self.expr(a) for a in s.args]
         # The rule the effect is declared in applies too, even where nothing shows.

@@ -147,6 +147,9 @@ class ExprCompiler:
             return var
         if node.ref == "builtin":
             return LIBRARY[name].compile(self, node)
+        if node.ref == "card" or (node.ref == "kind" and node.category == "card"):
+            from compiler.engine.cards import compile_name
+            return compile_name(self, node)
         if node.ref == "kind":
             return self._kind_collection(node.id, node.category or "", None, None, None)
         if node.ref == "order":  # a named order of play (see compiler/engine/rounds.py)
@@ -357,6 +360,9 @@ class ExprCompiler:
         game = self.game
         t = node.value.type
         neg = node.negated
+        if t in ("card", "tile"):
+            from compiler.engine.cards import compile_is
+            return compile_is(self, node)
         if t == "kind":
             def test(env: Env) -> bool:
                 return f(env) == kind
@@ -385,6 +391,9 @@ class ExprCompiler:
         kind = node.kind
         game = self.game
         t = node.value.type
+        if t == "card":
+            from compiler.engine.cards import compile_has
+            return compile_has(self, node)
         is_piece = game.category(kind) == "piece"
 
         def tile_has(st: State, cell: Any) -> bool:
@@ -437,6 +446,9 @@ class ExprCompiler:
         kernel = ATTRIBUTES.get((t or "", name))
         if kernel is not None:
             return kernel.compile(self, node, obj)
+        if t in ("card", "tile") and game.cards.kinds:
+            from compiler.engine.cards import compile_attr
+            return compile_attr(self, node, obj)
         if t == "area":
             if game.category(name) in ("resource", "family"):
                 members = game.families.get(name, (name,))
@@ -489,6 +501,9 @@ class ExprCompiler:
     def c_call(self, node: n.Call) -> Fn:
         if node.defined:
             return self._define_call(node)
+        if node.ability:
+            from compiler.engine.cards import compile_call
+            return compile_call(self, node)
         return LIBRARY[node.func].compile(self, node)
 
     def _define_call(self, node: n.Call) -> Fn:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from compiler.engine.cards import NEUTRAL, CardTable
 from compiler.engine.evaluate import ExprCompiler, Fn
 from compiler.engine.state import State
 from compiler.engine.zones import zone_table
@@ -69,7 +70,11 @@ class Game:
         self.decls = decls
         lattice_name = next((d.name for d in decls if isinstance(d, m.LatticeDecl)), "triangle")
         self.lattice: Lattice = LATTICES[lattice_name]
-        self.catalogue = Catalogue(ruleset.tiles(), self.lattice)
+        # Cards are tiles too: a card without faces of its own is laid by `front` or `down`.
+        self.cards = CardTable(ruleset)
+        self.catalogue = Catalogue(ruleset.tiles() + self.cards.tiles(self.lattice.sides),
+                                   self.lattice)
+        self.cards.mark_features(self.catalogue)
         # Which tile set each tile comes from, for stacks dealt from some sets only.
         self.tile_set: dict[str, str] = {t.id: s.id for s in ruleset.tilesets for t in s.tiles}
         # The rule that brings each tile into the game (its set's `use tiles`): a
@@ -82,7 +87,10 @@ class Game:
                     for t in sets[ts].tiles if ts in sets else ():
                         self.tile_rules.setdefault(t.id, d.rule)
         match = next((d for d in decls if isinstance(d, m.MatchDecl)), None)
-        self.match = Matcher(match.same if match else True, match.pairs if match else ())
+        pairs = list(match.pairs) if match else []
+        if self.cards.cards:  # the neutral edges of cards meet each other, whatever the table
+            pairs.append((NEUTRAL, NEUTRAL))
+        self.match = Matcher(match.same if match else True, pairs)
         self.kinds: dict[str, tuple[str, Any]] = {}
         for d in decls:
             if isinstance(d, m.FeatureKind):

@@ -60,6 +60,10 @@ class Rules:
                 stack.extend(r.rules)
 
     def cite(self, rule_id: str | None) -> RuleCitation | None:
+        if rule_id is not None and rule_id in self.game.cards.by_citation:
+            card = self.game.cards.by_citation[rule_id]  # a card is cited like a rule
+            return RuleCitation(id=rule_id, number=card.number, title=card.title,
+                                url=links.card_url(self.ruleset.id, card.cited))
         if rule_id is None or rule_id not in self.game.rules:
             return None
         found = self._citations.get(rule_id)
