@@ -189,7 +189,8 @@ def _fill_likes(ck: Checker) -> None:
         original = sy.printed.get(card.like)
         if original is None:
             ck.report(card.loc, "unknown-name", f"card `{card.id}` is like unknown card "
-                      f"`{card.like}`", hint=did_you_mean(card.like, sy.printed))
+                      f"`{card.like}`", hint=did_you_mean(card.like, [x for x in sy.printed
+                                                                   if x != card.id]))
             return
         if card.like in path:
             ck.report(card.loc, "structure", f"card `{card.id}` is like a card that is like it")
@@ -209,8 +210,8 @@ def _fill_likes(ck: Checker) -> None:
         if "faces" not in written:
             card.faces = [f.model_copy(deep=True) for f in original.faces]
         own = {a.name for a in card.abilities}
-        card.abilities = [a.model_copy(deep=True) for a in original.abilities
-                          if a.name not in own] + card.abilities
+        # The same bodies, not copies: typed and cited once, as the original wrote them.
+        card.abilities = [a for a in original.abilities if a.name not in own] + card.abilities
 
     for card in list(sy.printed.values()):
         fill(card, ())
@@ -230,7 +231,10 @@ def check_cards(ck: Checker) -> None:
         for card in s.cards:
             if sy.printed.get(card.id) is not card:
                 continue
+            written = set(card.written)  # what a `like` card copied was checked on its original
             for name, value in card.props.items():
+                if card.like is not None and "prop:" + name not in written:
+                    continue
                 decl = props.get(name)
                 if decl is None:
                     ck.report(card.loc, "unknown-name", f"card `{card.id}` writes `{name}`, which "
@@ -244,13 +248,15 @@ def check_cards(ck: Checker) -> None:
                     ck.report(card.loc, "type", f"`{name}` of card `{card.id}` is {decl.kind}, "
                               f"so write {_LITERAL[decl.kind]}, not {value!r}".replace("'", '"'),
                               focus=name)
-            for f in card.features:
+            for f in card.features if card.like is None or "features" in written else ():
                 if sy.category(f) != "feature":
                     ck.report(card.loc, "unknown-name", f"card `{card.id}` is `with` unknown "
                               f"feature `{f}`", hint=did_you_mean(f, sy.of("feature")) or
                               f"declare it in a rule: `feature {f} \"…\"`", focus=f)
             seen: set[str] = set()
             for body in card.abilities:
+                if card.like is not None and "ability:" + body.name not in written:
+                    continue
                 decl_a = abilities.get(body.name)
                 if decl_a is None:
                     ck.report(body.loc or card.loc, "unknown-name",
@@ -286,9 +292,14 @@ def stamp_citations(rs: m.Ruleset) -> None:
     for s in rs.cardsets:
         for card in s.cards:
             cited = c.citation_id(s.id, card.id)
-            for body in card.abilities:
+            for body in _own(card):
                 for stmt in body.body or ():
                     _cite_stmt(stmt, cited)
+
+
+def _own(card: c.CardDef) -> list[c.AbilityBody]:
+    """The ability bodies a card wrote itself (a `like` card shares its original's others)."""
+    return [b for b in card.abilities if "ability:" + b.name in card.written]
 
 
 def check_bodies(ck: Checker) -> None:
@@ -297,7 +308,7 @@ def check_bodies(ck: Checker) -> None:
     for s in ck.rs.cardsets:
         abilities = abilities_of(sy, s.kind) if s.kind in sy.card_kinds else {}
         for card in s.cards:
-            for body in card.abilities:
+            for body in _own(card):
                 decl = abilities.get(body.name)
                 if decl is None or len(body.params) != len(decl.params):
                     continue

@@ -35,6 +35,11 @@ class Vocabulary:
     game_phrases: dict[str, str] = field(default_factory=dict)
     rounds: dict[str, str] = field(default_factory=dict)
     orders: dict[str, str] = field(default_factory=dict)
+    # Cards: each printed card's title, by id; the phrases of properties ("the cost of
+    # {card}"); the abilities of card kinds, whose titles read their calls.
+    cards: dict[str, str] = field(default_factory=dict)
+    card_phrases: dict[str, str] = field(default_factory=dict)
+    abilities: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
@@ -65,6 +70,15 @@ class Vocabulary:
                 v.rounds[d.id] = d.title
             elif isinstance(d, m.OrderDecl):
                 v.orders[d.id] = d.title
+            elif isinstance(d, m.CardKind):
+                v.singular[d.id] = d.title
+                v.plural[d.id] = d.plural or d.title + "s"
+                for p in d.properties:
+                    if p.phrase:
+                        v.card_phrases.setdefault(p.name, p.phrase)
+                for a in d.abilities:
+                    v.abilities.setdefault(a.name, a)
+        v.cards = {c.id: c.title for c in ruleset.cards()}
         return v
 
     def one(self, kind: str) -> str:
@@ -228,6 +242,8 @@ class English:
         return "nobody" if node.type in (None, "none", "player") else "none"
 
     def e_name(self, node: n.Name) -> str:
+        if node.ref == "card":
+            return f"the {self.v.cards.get(node.id, node.id)}"
         if node.ref == "kind":
             return f"the {self.v.many(node.id)}"
         if node.ref == "builtin" or node.id in ("closer", "it"):
@@ -253,6 +269,10 @@ class English:
         sentence = self._attribute_sentence(node, x)
         if sentence is not None:
             return sentence
+        if node.obj.type in ("card", "tile") and node.name in self.v.card_phrases:
+            return self.v.card_phrases[node.name].replace("{card}", x)
+        if node.obj.type == "tile" and node.name == "card":
+            return f"the card {x} shows"
         if node.name in self.v.plural:
             return f"{_possessive(x)} {self.v.many(node.name)}"
         if x == "you":
@@ -448,6 +468,8 @@ class English:
         neg = node.negated != negate
         if node.value.type == "player":
             what = self.v.seats.get(node.kind, node.kind)
+        elif node.kind in self.v.cards:
+            what = article(self.v.cards[node.kind])
         else:
             what = self.v.a(node.kind)
         return agree(self(node.value), f"is {'not ' if neg else ''}{what}")
@@ -474,6 +496,8 @@ class English:
 
     def e_call(self, node: n.Call) -> str:
         args = node.args
+        if node.ability:
+            return self._ability(node.func, args)
         if node.defined:
             d = self.v.defines.get(node.func)
             if d is not None and d.title:
@@ -553,7 +577,20 @@ class English:
         acts = " or ".join(self.v.actions.get(a, a) for a in (s.action, *s.alternatives))
         return f"{who} {verb} {acts}"
 
+    def _ability(self, name: str, args: list[Any]) -> str:
+        """An ability of a card, in the words of its title ("the effect of t")."""
+        d = self.v.abilities.get(name)
+        if d is not None and d.title:
+            text = d.title
+            for (p, _), a in zip(d.params, args):
+                text = text.replace("{" + p + "}", self(a))
+            return text
+        rest = f" for {', '.join(self(a) for a in args[1:])}" if len(args) > 1 else ""
+        return f"the {name.replace('_', ' ')} of {self(args[0])}{rest}" if args else name
+
     def s_apply(self, s: n.Apply) -> str:
+        if s.ability:
+            return self._ability(s.effect, s.args)
         d = self.v.effects.get(s.effect)
         if d is not None and d.title:
             text = d.title

@@ -35,7 +35,7 @@ class Formal:
 
     def box(self, rule: m.Rule) -> list[str]:
         """The collapsible "as the engine reads it" box for a rule, or nothing."""
-        decls = [d for d in rule.decls if not isinstance(d, m.Look)]
+        decls = [d for d in rule.decls if not isinstance(d, (m.Look, m.CardLook))]
         if not decls:
             return []
         body: list[str] = []
@@ -318,6 +318,41 @@ class Formal:
     def d_effect(self, d: m.Effect, rule: m.Rule) -> list[str]:
         name = d.title.replace("{", "*").replace("}", "*") if d.title else d.id
         return [f"**To {name}:**"] + self.effects(d.body, rule, "- ")
+
+    def d_card_kind(self, d: m.CardKind, rule: m.Rule) -> list[str]:
+        parts = [f"Card kind **{d.id}** ({d.title})"
+                 + (f", which counts as {article(self.vocab.one(d.counts_as))}"
+                    if d.counts_as else "") + "."]
+        if d.properties:
+            parts.append("Each card shows " + ", ".join(
+                f"*{p.name}* ({p.kind})" for p in d.properties)
+                + "; a card that does not show one has 0, no or nothing.")
+        for a in d.abilities:
+            said = (a.title or a.name).replace("{", "*").replace("}", "*")
+            kind = f"a value ({a.returns})" if a.returns else "something it does"
+            parts.append(f"Ability *{a.name}*: {said}, {kind}; each card says its own, and a "
+                         "card that says none does nothing (or gives 0, or no).")
+        if d.holds:
+            parts.append("It can hold " + ", ".join(self.vocab.many(r) for r in d.holds) + ".")
+        for attr in d.attributes:
+            what = attr.phrase.replace("{value}", "…") if attr.phrase else attr.name
+            parts.append(f"It records *{attr.name}* ({attr.type}: “{what}”).")
+        return [" ".join(parts)]
+
+    def ability_lines(self, card: m.CardDef) -> list[str]:
+        """A card's abilities as the engine reads them, for its entry in the catalogue."""
+        out: list[str] = []
+        for body in card.abilities:
+            decl = self.vocab.abilities.get(body.name)
+            title = (decl.title or body.name) if decl is not None else body.name
+            for (p, _), mine in zip(decl.params if decl else [], body.params):
+                title = title.replace("{" + p + "}", mine)
+            if body.expr is not None:
+                out.append(f"**{_capital(title)}:** {self.en(body.expr)}.")
+            else:
+                out.append(f"**{_capital(title)}:**")
+                out += [f"- {self.en.stmt(s)}." for s in body.body or ()]
+        return out
 
     def d_end(self, d: m.EndDecl, rule: m.Rule) -> list[str]:
         return [f"**The game ends** at the end of a turn after which {self.en(d.cond)}."]
