@@ -271,7 +271,7 @@ def diff_command(a: Annotated[str, typer.Argument(help="The ruleset to compare f
     counts = {op: sum(1 for d in found if d.op == op) for op in marks}
     out.print(f"[bold]{rb.id}[/bold] against [bold]{ra.id}[/bold]: "
               + ", ".join(f"{n} {op}" for op, n in counts.items() if n))
-    for kind in ("chapter", "rule", "tile", "term", "ruling", "example"):
+    for kind in ("chapter", "rule", "tile", "card", "term", "ruling", "example"):
         group = [d for d in found if d.kind == kind]
         if not group:
             continue

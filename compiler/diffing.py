@@ -1,6 +1,6 @@
 """What differs between two compiled rulesets, by id.
 
-Works on any two rulesets, related or not: rules, tiles, examples, terms and
+Works on any two rulesets, related or not: rules, tiles, cards, examples, terms and
 rulings are matched by id and compared by content (ignoring where they were
 written and how they are numbered). `rulebook diff` prints it; a variant's
 "What changes" page shows the same facts from the variant's own record.
@@ -14,12 +14,12 @@ from typing import Any
 
 from compiler.ir import model as m
 
-IGNORED = {"loc", "number", "type"}
+IGNORED = {"loc", "number", "type", "written"}
 
 
 @dataclass
 class Difference:
-    kind: str            # rule, tile, example, term, ruling, chapter
+    kind: str            # rule, tile, card, example, term, ruling, chapter
     id: str
     op: str              # added, removed, changed
     title: str = ""
@@ -45,6 +45,8 @@ def _table(rs: m.Ruleset, kind: str) -> dict[str, Any]:
         return rs.rule_index()
     if kind == "tile":
         return {t.id: t for t in rs.tiles()}
+    if kind == "card":
+        return {c.id: c for c in rs.cards()}
     if kind == "chapter":
         return {c.id: c for c in rs.chapters}
     return {x.id: x for x in {"example": rs.examples, "term": rs.terms,
@@ -54,7 +56,7 @@ def _table(rs: m.Ruleset, kind: str) -> dict[str, Any]:
 def diff(a: m.Ruleset, b: m.Ruleset) -> list[Difference]:
     """Everything `b` adds, removes or changes relative to `a`."""
     out: list[Difference] = []
-    for kind in ("chapter", "rule", "tile", "term", "ruling", "example"):
+    for kind in ("chapter", "rule", "tile", "card", "term", "ruling", "example"):
         old, new = _table(a, kind), _table(b, kind)
         for ident, item in new.items():
             if ident not in old:

@@ -60,16 +60,27 @@ class VariantBuilder:
     def _tiles(self) -> dict[str, m.TileSet]:
         return {t.id: s for s in self.base.tilesets for t in s.tiles}
 
+    def _members(self, kind: str) -> dict[str, Any]:
+        """Tiles or cards by id, each with the set holding it."""
+        if kind == "card":
+            return {c.id: s for s in self.base.cardsets for c in s.cards}
+        return self._tiles()
+
+    @staticmethod
+    def _items(owner: Any) -> list[Any]:
+        return owner.cards if isinstance(owner, m.CardSet) else owner.tiles
+
     def _collection(self, kind: str) -> list[Any]:
         return {"chapter": self.base.chapters, "tiles": self.base.tilesets,
+                "cards": self.base.cardsets,
                 "term": self.base.terms, "ruling": self.base.rulings,
                 "example": self.base.examples}[kind]
 
     def _ids(self, kind: str) -> list[str]:
         if kind == "rule":
             return list(self._rules())
-        if kind == "tile":
-            return list(self._tiles())
+        if kind in ("tile", "card"):
+            return list(self._members(kind))
         return [x.id for x in self._collection(kind)]
 
     def _error(self, loc: Any, code: str, message: str, hint: str | None = None) -> None:
@@ -99,8 +110,8 @@ class VariantBuilder:
         rs.header = own.header
 
     def add(self, item: Any) -> None:
-        kind = {m.Chapter: "chapter", m.TileSet: "tiles", m.Term: "term", m.Ruling: "ruling",
-                m.Example: "example"}.get(type(item))
+        kind = {m.Chapter: "chapter", m.TileSet: "tiles", m.CardSet: "cards", m.Term: "term",
+                m.Ruling: "ruling", m.Example: "example"}.get(type(item))
         if kind is None:  # a declaration outside any rule
             self.base.decls.append(item)
             return
@@ -143,13 +154,16 @@ class VariantBuilder:
             old.rules = self._merge_children(old.rules, item.rules, old.id)
             self._note("replaced", "chapter", item.id, item.loc)
             return
-        if kind == "tile":
-            owner = self._tiles().get(item.id)
+        if kind in ("tile", "card"):
+            owner = self._members(kind).get(item.id)
             if owner is None:
-                self._missing(edit, "tile", item.id, "replace")
+                self._missing(edit, kind, item.id, "replace")
                 return
-            owner.tiles = [item if t.id == item.id else t for t in owner.tiles]
-            self._note("replaced", "tile", item.id, item.loc, owner.id)
+            if kind == "card":
+                item.kind = owner.kind
+            members = self._items(owner)
+            members[:] = [item if t.id == item.id else t for t in members]
+            self._note("replaced", kind, item.id, item.loc, owner.id)
             return
         items = self._collection(kind)
         i = next((k for k, x in enumerate(items) if x.id == item.id), None)
@@ -193,8 +207,8 @@ class VariantBuilder:
         if ids == ["*"]:  # `remove every KIND`: all the base has of that kind
             if edit.kind == "rule":
                 ids = [r.id for ch in self.base.chapters for r in ch.rules]
-            elif edit.kind == "tile":
-                ids = list(self._tiles())
+            elif edit.kind in ("tile", "card"):
+                ids = list(self._members(edit.kind))
             else:
                 ids = [x.id for x in self._collection(edit.kind)]
         for ident in ids:
@@ -208,13 +222,14 @@ class VariantBuilder:
                 for r in _walk([gone]):
                     self._note("removed", "rule", r.id, edit.loc, where.parent)
                 continue
-            if edit.kind == "tile":
-                owner = self._tiles().get(ident)
+            if edit.kind in ("tile", "card"):
+                owner = self._members(edit.kind).get(ident)
                 if owner is None:
-                    self._missing(edit, "tile", ident, "remove")
+                    self._missing(edit, edit.kind, ident, "remove")
                     continue
-                owner.tiles = [t for t in owner.tiles if t.id != ident]
-                self._note("removed", "tile", ident, edit.loc, owner.id)
+                members = self._items(owner)
+                members[:] = [t for t in members if t.id != ident]
+                self._note("removed", edit.kind, ident, edit.loc, owner.id)
                 continue
             items = self._collection(edit.kind)
             i = next((k for k, x in enumerate(items) if x.id == ident), None)
@@ -247,6 +262,9 @@ class VariantBuilder:
                     owner.tiles.append(t)
                     self._note("added", "tile", t.id, t.loc, owner.id)
             return
+        if edit.kind == "cards":
+            self._add_cards(edit, target)
+            return
         holder: m.Rule | m.Chapter | None
         if edit.kind == "chapter":
             holder = next((c for c in self.base.chapters if c.id == target), None)
@@ -266,11 +284,31 @@ class VariantBuilder:
                     self._note("added", "rule", r.id, r.loc, holder.id)
             elif isinstance(item, m.TileDef):
                 self._error(item.loc, "structure", "tiles are added with `add to tiles SET`")
+            elif isinstance(item, m.CardDef):
+                self._error(item.loc, "structure", "cards are added with `add to cards SET`")
             else:
                 if edit.kind == "rule":
                     cite_rule(item, target)
                     self._note("replaced", "rule", target, edit.loc)
                 holder.decls.append(item)
+
+    def _add_cards(self, edit: m.Edit, target: str) -> None:
+        """`add to cards SET { card … }`: printed cards join a card set, of its kind."""
+        owner = next((s for s in self.base.cardsets if s.id == target), None)
+        if owner is None:
+            self._missing(edit, "cards", target, "add to")
+            return
+        known = self._members("card")
+        for c in edit.items:
+            if not isinstance(c, m.CardDef):
+                self._error(edit.loc, "structure", "only cards can be added to a card set")
+            elif c.id in known:
+                self._error(c.loc, "duplicate", f"card `{c.id}` already exists; "
+                            f"write `replace card {c.id} ...` to change it")
+            else:
+                c.kind = owner.kind
+                owner.cards.append(c)
+                self._note("added", "card", c.id, c.loc, owner.id)
 
 
 def _walk(rules: list[m.Rule]) -> list[m.Rule]:

@@ -218,3 +218,55 @@ def test_a_mistake_in_a_card_is_reported_in_words(tmp_path: Path, old: str, new:
                                                  message: str, hint: str | None) -> None:
     errors = _errors(tmp_path, old, new)
     assert (message, hint) in errors, errors
+
+
+# ------------------------------------------------------------------ variants
+
+
+VARIANT = '''
+ruleset night_market extends bazaar {
+    title "Night market"
+}
+replace card well "Well" { cost 1 points 1 with food }
+remove card bakery_night
+add to cards kiosks {
+    card lamp "Lamp Stand" { cost 2 points 2 small true night true }
+}
+'''
+
+
+def night_market() -> tuple[m.Ruleset, m.Ruleset]:
+    """The market, and a variant of it that edits its cards by id."""
+    from compiler.check import check_ruleset
+    from compiler.diagnostics import SourceMap
+    from compiler.load import assemble_files
+    from compiler.parse import parse_rules
+    from compiler.variants import apply_variant
+
+    sources = SourceMap()
+    base, _ = assemble_files([BAZAAR / "bazaar.rules"], sources)
+    items = parse_rules(VARIANT, "night_market.rules")
+    header = next(i for i in items if isinstance(i, m.Ruleset))
+    variant, problems = apply_variant(base, header, items, sources)
+    assert problems == []
+    assert [d for d in check_ruleset(variant, sources) if d.severity == "error"] == []
+    return load_ruleset(BAZAAR), variant
+
+
+def test_a_variant_replaces_removes_and_adds_cards_by_id() -> None:
+    _, variant = night_market()
+    cards = {c.id: c for c in variant.cards()}
+    assert "bakery_night" not in cards
+    assert (cards["well"].props, cards["well"].features) == ({"cost": 1, "points": 1}, ["food"])
+    assert cards["lamp"].kind == "kiosk" and cards["lamp"].number == "K.2"
+    changed = [(c.op, c.kind, c.id, c.parent) for c in variant.changes]
+    assert changed == [("replaced", "card", "well", "stalls"),
+                       ("removed", "card", "bakery_night", "stalls"),
+                       ("added", "card", "lamp", "kiosks")]
+
+
+def test_rulebook_diff_lists_the_cards_a_variant_changed() -> None:
+    from compiler.diffing import diff
+    base, variant = night_market()
+    cards = [(d.op, d.id) for d in diff(base, variant) if d.kind == "card"]
+    assert cards == [("added", "lamp"), ("removed", "bakery_night"), ("changed", "well")]
