@@ -39,6 +39,7 @@ class CardInfo:
     cited: str                      # how it is cited: `set.card`
     number: str
     synthetic: bool                 # no faces of its own: `front` and `down`
+    text: str = ""
     bodies: dict[str, c.AbilityBody] = field(default_factory=dict)
     compiled: dict[str, tuple[Any, list[str]]] = field(default_factory=dict)
 
@@ -72,7 +73,7 @@ class CardTable:
                     id=card.id, title=card.title, kind=card.kind, kinds=self.chain(card.kind),
                     props={**self.defaults, **card.props}, features=frozenset(card.features),
                     name=name, cited=c.citation_id(s.id, card.id), number=card.number,
-                    synthetic=not card.faces, bodies={b.name: b for b in card.abilities})
+                    synthetic=not card.faces, text=card.text, bodies={b.name: b for b in card.abilities})
                 self.cards[card.id] = info
                 self.by_citation[info.cited] = info
                 self.set_of[card.id] = s.id

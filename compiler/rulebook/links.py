@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from compiler import links as urls
 from compiler.ir import model as m
+from compiler.ir.cards import citation_id
 from compiler.ir.prose import GENERATED_PAGES, plain, prose_refs
 
 
@@ -33,6 +34,8 @@ class Index:
     rulings_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     examples_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     example_home: dict[str, str] = field(default_factory=dict)  # example -> rule it is shown under
+    # Cards are cited like rules (`set.card`): the page of each, by citation.
+    card_pages: dict[str, str] = field(default_factory=dict)
     # Prepended to every link: "" from the ruleset's own pages, "../other-book/"
     # when another ruleset's page quotes this one (a variant showing its base).
     prefix: str = ""
@@ -48,6 +51,11 @@ class Index:
                 ix.rules[r.id] = r
                 ix.chapter_of[r.id] = ch.id
                 stack.extend(r.rules)
+        for cs in rs.cardsets:
+            for card in cs.cards:
+                cited = citation_id(cs.id, card.id)
+                ix.rules[cited] = card  # type: ignore[assignment]  # a number and a title
+                ix.card_pages[cited] = urls.card_page(cited)
         ix.terms = {t.id: t for t in rs.terms}
         ix.rulings = {r.id: r for r in rs.rulings}
         ix.examples = {e.id: e for e in rs.examples}
@@ -68,8 +76,9 @@ class Index:
         for ex in rs.examples:
             for rid in ex.illustrates:
                 ix.examples_of[rid].append(ex.id)
-            if ex.illustrates:
-                ix.example_home[ex.id] = ex.illustrates[0]
+            home = next((r for r in ex.illustrates if r not in ix.card_pages), None)
+            if home is not None:  # shown under the first rule it illustrates (a card page shows none)
+                ix.example_home[ex.id] = home
         return ix
 
     def _refer(self, target: str, source: str) -> None:
@@ -79,13 +88,16 @@ class Index:
     # ------------------------------------------------------------- addresses
 
     def page_of_rule(self, rule_id: str) -> str:
+        if rule_id in self.card_pages:
+            return f"{self.prefix}{self.card_pages[rule_id]}.md"
         return f"{self.prefix}{self.chapter_of[rule_id].replace('_', '-')}.md"
 
     def rule_link(self, rule_id: str, label: str | None = None) -> str:
         r = self.rules[rule_id]
         text = label or f"§{r.number}"
         title = html.escape(f"{r.number} {r.title}", quote=True)
-        return f'[{text}]({self.page_of_rule(rule_id)}#{urls.anchor(rule_id)} "{title}")'
+        where = urls.card_anchor(rule_id) if rule_id in self.card_pages else urls.anchor(rule_id)
+        return f'[{text}]({self.page_of_rule(rule_id)}#{where} "{title}")'
 
     def example_link(self, ex_id: str, label: str | None = None) -> str:
         ex = self.examples[ex_id]

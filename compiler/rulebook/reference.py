@@ -593,6 +593,108 @@ CONSTRUCTS: list[Construct] = [
             look red: color "#d64545"
         ''',
         ir=("Look",)),
+    Construct(
+        name="card kind", grammar_rule="card_kind_decl", group=B, context="rule",
+        also=("_card_kind_item", "property_decl", "prop_type", "ability_decl", "ability_result",
+              "typed_param", "value_type"),
+        summary="A kind of card: the properties printed on every card of the kind (int, bool "
+                "or text; a card that does not print one has 0, false or nothing), the "
+                "abilities a card of the kind may have, and what it holds. Each card writes "
+                "its own body for an ability, or none. An ability without a result type is "
+                "something the card does, run by `apply opened(t)`; with one it is a value, "
+                "read like a definition, `worth(c, p)`. Its first parameter is the card (or "
+                "the tile it is laid as) whose body decides. A kind may count as another: "
+                "`x is stall` then holds for it too. Rules read `c.cost` from a card or from "
+                "a tile that shows one, test `c is bakery` (a kind or a printed card) and "
+                "`c has town` (a feature the card is printed `with`).",
+        example='''
+            card kind stall "Stall" plural "Stalls" {
+                property cost: int "the cost of {card}"
+                property night: bool
+                property motto: text
+                ability opened(t: tile) "{t} opens"
+                ability worth(c: card, p: player): int "what {c} is worth to {p}"
+                holds gold
+            }
+            card kind kiosk "Kiosk" counts as stall {
+                property small: bool
+            }
+        ''',
+        shows=("tile_type", "card_type", "text_prop", "ability_result"),
+        ir=("CardKind",)),
+    Construct(
+        name="card set", grammar_rule="cardset", group=B, context="top",
+        also=("card", "card_like", "_card_item", "card_copies", "card_tags", "card_prop",
+              "prop_value", "card_ability"),
+        summary="The printed cards of one kind, like a tile set: each card has an id, a "
+                "title, its copies, the features it is printed `with`, its properties, its "
+                "text and its abilities' bodies (`opened(t) { … }` does something, "
+                "`worth(c, p) = …` is a value). A `like` card is the same card in another "
+                "printing: it copies its original and overrides what it writes. A card is a "
+                "tile too: without faces of its own it is laid by `front` or `down` (face "
+                "down it shows nothing), on any free cell next to other cards. It is cited "
+                "like a rule (`stalls.bakery`), and shown in its set's page of the rulebook.",
+        example='''
+            chapter stalls "Stalls" {
+                rule stalls.kind "Stall cards" {
+                    card kind stall "Stall" {
+                        property cost: int
+                        property night: bool
+                        property motto: text
+                        ability opened(t: tile)
+                        ability worth(c: card): int
+                    }
+                    when tile t laid where t is stall and not t.night {
+                        apply opened(t)
+                        give worth(t) points to me
+                    }
+                }
+            }
+
+            cards stall_cards "Stall cards" of stall {
+                text "Two designs; the night bakery is the bakery in another printing."
+                card bakery "Bakery" {
+                    copies 2  with town  cost 2 motto "Fresh at dawn"
+                    text "When it opens, its owner gains 1 gold coin."
+                    opened(t) { give 1 gold to me }
+                    worth(c) = c.cost - 1
+                }
+                card bakery_night "Bakery" like bakery { night true }
+                card well_stall "Well Stall" { with well  cost -1 night false }
+            }
+        ''',
+        shows=("card_like", "card_copies", "card_tags", "card_prop", "prop_text", "prop_true",
+               "prop_false", "ability_block", "ability_value"),
+        ir=("CardSet", "CardDef", "AbilityBody")),
+    Construct(
+        name="card look", grammar_rule="card_look_decl", group=B, context="rule",
+        also=("card_slot", "corner"),
+        summary="How the rulebook draws every card of a kind, from what the card prints: a "
+                "band coloured by its first feature with a `look`, numbers in the corners "
+                "beside a resource's icon (or only `when` a condition on the card holds, "
+                "`it` being the card), badges under the title, a dark text box for cards "
+                "with a feature, and a shape marking another. It changes nothing in play.",
+        example='''
+            card kind stall "Stall" {
+                property cost: int
+                property points: int
+                property upkeep: int
+                property limit: int
+            }
+            look card stall {
+                band from features
+                top left cost with gold
+                top right points with points
+                bottom left upkeep with gold
+                bottom right limit when it.limit > 1
+                badge limit "at most {value}"
+                dark when well
+                mark town: star
+            }
+        ''',
+        shows=("band_slot", "corner_slot", "badge_slot", "dark_slot", "mark_slot", "top_left",
+               "top_right", "bottom_left", "bottom_right"),
+        ir=("CardLook",)),
     # ------------------------------------------------------ turn and actions
     Construct(
         name="step", grammar_rule="step_decl", group=T, context="rule",
