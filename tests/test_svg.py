@@ -153,3 +153,49 @@ def test_a_square_lattice_draws_four_wedges_and_its_own_looks(tmp_path: Path) ->
     assert len(wedges) == 4
     assert len([ln for ln in root.iter(f"{SVG}line") if ln.get("stroke") == "#eeeeee"]) == 2
     assert "town" in titles(root)
+
+
+# ------------------------------------------------------------------ cards
+
+
+def _bazaar() -> Rules:
+    from compiler.load import load_ruleset
+    return Rules(load_ruleset(Path(__file__).parent / "fixtures" / "bazaar"))
+
+
+def _texts(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG}text")]
+
+
+def test_a_card_is_drawn_from_what_it_prints_as_its_kinds_look_says() -> None:
+    from compiler.rulebook.cards_svg import card_svg
+    root = parse(card_svg(_bazaar().game, "spice"))
+    assert titles(root) == ["Card S.5 Spice Stall"]
+    texts = _texts(root)
+    # Title, text, the cost top right (with a coin), the points bottom left, and the cost again
+    # bottom right because it is more than 2; the rare goods are marked by a star.
+    assert texts[0] == "Spice Stall"
+    assert "When it opens, each" in texts
+    assert texts.count("4") == 2 and "3" in texts
+    band = root.find(f"{SVG}g/{SVG}path")
+    assert band is not None and band.get("fill") == "#c0392b"   # food, its first feature
+
+
+def test_a_corner_shown_only_when_its_condition_holds_is_left_out_otherwise() -> None:
+    from compiler.rulebook.cards_svg import card_svg
+    texts = _texts(parse(card_svg(_bazaar().game, "bakery")))
+    assert texts.count("2") == 1      # the cost once: 2 is not more than 2
+
+
+def test_a_card_drawn_twice_is_the_same_picture() -> None:
+    from compiler.rulebook.cards_svg import card_svg
+    game = _bazaar().game
+    assert card_svg(game, "forge") == card_svg(game, "forge")
+
+
+def test_three_cards_match_their_golden_pictures() -> None:
+    from compiler.rulebook.cards_svg import card_svg
+    from tests.test_snapshots import matches_snapshot
+    game = _bazaar().game
+    for card in ("bakery_night", "forge", "spice"):
+        matches_snapshot(f"bazaar.card.{card}.svg", card_svg(game, card) + "\n")

@@ -40,6 +40,7 @@ class CardInfo:
     number: str
     synthetic: bool                 # no faces of its own: `front` and `down`
     text: str = ""
+    printed_with: tuple[str, ...] = ()  # its features in the order printed (the first colours it)
     bodies: dict[str, c.AbilityBody] = field(default_factory=dict)
     compiled: dict[str, tuple[Any, list[str]]] = field(default_factory=dict)
 
@@ -73,7 +74,8 @@ class CardTable:
                     id=card.id, title=card.title, kind=card.kind, kinds=self.chain(card.kind),
                     props={**self.defaults, **card.props}, features=frozenset(card.features),
                     name=name, cited=c.citation_id(s.id, card.id), number=card.number,
-                    synthetic=not card.faces, text=card.text, bodies={b.name: b for b in card.abilities})
+                    synthetic=not card.faces, text=card.text,
+                    printed_with=tuple(card.features), bodies={b.name: b for b in card.abilities})
                 self.cards[card.id] = info
                 self.by_citation[info.cited] = info
                 self.set_of[card.id] = s.id

@@ -82,17 +82,24 @@ class CardDrawing:
     def band(self) -> str:
         colour = NEUTRAL_BAND
         if any(s.slot == "band" for s in self.slots):
-            colour = next((self.colour(f, "") for f in self.info.features
-                           if self.game.looks.get(f)), NEUTRAL_BAND)
+            looks = self.game.looks
+            coloured = [f for f in self.info.printed_with if f in looks]
+            plain = [f for f in coloured if looks[f][0] in ("color", "fill", "band")]
+            colour = looks[(plain or coloured)[0]][1] if coloured else NEUTRAL_BAND
         return (f'<path d="M6,0H120A6,6 0 0 1 126,6V30H0V6A6,6 0 0 1 6,0Z" '
                 f'fill="{colour}"/>')
 
     def title(self) -> list[str]:
-        size = 13.0
-        lines = _wrap(self.info.title, 84, size)
-        while len(lines) > 2 and size > 8:
-            size -= 1
-            lines = _wrap(self.info.title, 84, size)
+        # Between the top corners: one line, shrunk to fit; else two lines, smaller.
+        title = self.info.title
+        size, lines = 13.0, [title]
+        while size > 9 and len(title) * size * 0.55 > 66:
+            size -= 0.5
+        if len(title) * size * 0.55 > 66:
+            size, lines = 9.0, _wrap(title, 66, 9.0)
+            while size > 6 and (len(lines) > 2 or max(map(len, lines)) * size * 0.55 > 66):
+                size -= 0.5
+                lines = _wrap(title, 66, size)
         y0 = 15 - (len(lines) - 1) * size * 0.55
         return [_text(63, y0 + i * size * 1.1, line, size, "#fff", weight="bold")
                 for i, line in enumerate(lines)]
@@ -109,14 +116,14 @@ class CardDrawing:
             if slot.icon is not None:
                 shape, colour = self.game.looks.get(slot.icon, ("circle", "#999999"))
                 shape = shape if shape in ICON_SHAPES else "circle"
-                dx = -13 if slot.corner.endswith("right") else 13
-                out.append(icon(shape, (x + dx, y), 4.5, colour, OUTLINE, width=0.8))
+                dy = 15 if slot.corner.startswith("top") else -15
+                out.append(icon(shape, (x, y + dy), 4.5, colour, OUTLINE, width=0.8))
             out.append(_text(x, y + 0.5, str(value), 11, INK, weight="bold"))
         return out
 
     def badges(self) -> list[str]:
         out = []
-        y = 40.0
+        y = 42.0
         for slot in self.slots:
             value = self.info.props.get(slot.name)
             if slot.slot != "badge" or not value:
@@ -129,7 +136,7 @@ class CardDrawing:
     def text_box(self) -> list[str]:
         dark = any(s.slot == "dark" and s.name in self.info.features for s in self.slots)
         fill, ink = (DARK_BOX, "#f4f4f4") if dark else (LIGHT_BOX, INK)
-        out = [f'<rect x="10" y="78" width="106" height="66" rx="4" fill="{fill}" '
+        out = [f'<rect x="10" y="62" width="106" height="76" rx="4" fill="{fill}" '
                f'stroke="{OUTLINE}" stroke-width="0.6"/>']
         text = self.info_text()
         size = 8.0
@@ -138,7 +145,7 @@ class CardDrawing:
             size -= 0.5
             lines = _wrap(text, 98, size)
         for i, line in enumerate(lines[:9]):
-            out.append(_text(14, 86 + i * size * 1.2, line, size, ink, anchor="start"))
+            out.append(_text(14, 70 + i * size * 1.2, line, size, ink, anchor="start"))
         return out
 
     def info_text(self) -> str:
