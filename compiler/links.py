@@ -51,9 +51,14 @@ def rule_url(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
     return site_url() + rule_path(ruleset_id, chapter_id, rule_id)
 
 
+def cardset_page(cardset: str) -> str:
+    """The page of a card set, within its ruleset's folder."""
+    return "cards-" + cardset.replace("_", "-")
+
+
 def card_page(cited: str) -> str:
-    """The page of a card set (named by a card's citation `set.card`), within its ruleset."""
-    return "cards-" + cited.split(".", 1)[0].replace("_", "-")
+    """The page showing a card, from its citation `set.card`."""
+    return cardset_page(cited.split(".", 1)[0])
 
 
 def card_anchor(cited: str) -> str:

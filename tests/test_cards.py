@@ -270,3 +270,28 @@ def test_rulebook_diff_lists_the_cards_a_variant_changed() -> None:
     base, variant = night_market()
     cards = [(d.op, d.id) for d in diff(base, variant) if d.kind == "card"]
     assert cards == [("added", "lamp"), ("removed", "bakery_night"), ("changed", "well")]
+
+
+# ------------------------------------------------------------------ the rulebook
+
+
+def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
+        rules: Rules, bazaar: m.Ruleset) -> None:
+    from compiler.engine.scenario import run_example
+    from compiler.rulebook.pages import RulesetPages
+    book = RulesetPages(rules, {e.id: run_example(rules, e) for e in bazaar.examples})
+    nav = [next(iter(entry)) for entry in book.nav()[0]["bazaar"]]
+    assert "Tile catalogue" not in nav
+    assert nav[-3:] == ["Stall cards", "Kiosks", "Positions and records"]
+    page = next(p for p in book.pages() if p.path == "bazaar/cards-stalls.md")
+    text = page.text
+    # Each card under its number, drawn, with what it prints and its abilities as read.
+    assert "## S.1 Bakery { #card-bakery }" in text
+    assert "`bakery` · 2 copies · with food · cost 2 · points 1" in text
+    assert "**This card opens:**\n    - you receive 1 coin." in text
+    assert "Another printing of [S.1 Bakery](#card-bakery)." in text
+    assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="card-svg"') == 5
+    # The example and the ruling that name the bakery are linked from it, and back.
+    assert "Example: [E1 A bakery opens](market.md#example-cards-open" in text
+    rulings = next(p for p in book.pages() if p.path == "bazaar/rulings.md").text
+    assert '**Settles:** [S.1 Bakery](cards-stalls.md#card-bakery "S.1 Bakery")' in rulings

@@ -345,8 +345,9 @@ class Formal:
         for body in card.abilities:
             decl = self.vocab.abilities.get(body.name)
             title = (decl.title or body.name) if decl is not None else body.name
-            for (p, _), mine in zip(decl.params if decl else [], body.params):
-                title = title.replace("{" + p + "}", mine)
+            for i, ((p, _), mine) in enumerate(zip(decl.params if decl else [], body.params)):
+                # The first parameter is the card itself, whatever the card calls it.
+                title = title.replace("{" + p + "}", "this card" if i == 0 else mine)
             if body.expr is not None:
                 out.append(f"**{_capital(title)}:** {self.en(body.expr)}.")
             else:

@@ -21,6 +21,7 @@ from compiler.engine.records import TAGS
 from compiler.engine.position import Position, Rules
 from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
+from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
@@ -81,7 +82,8 @@ class RulesetPages:
         out = [self.index_page()]
         out += [self.chapter_page(ch) for ch in self.rs.chapters]
         out += [self.rulings_page(), self.glossary_page(), self.examples_page(),
-                self.catalogue_page(), self.formats_page()]
+                self.catalogue_page(), *[self.cards_page(cs) for cs in self.rs.cardsets],
+                self.formats_page()]
         if self.base is not None:
             out.append(self.changes_page())
         return out
@@ -95,9 +97,13 @@ class RulesetPages:
                     for ch in self.rs.chapters]
         entries += [{"Rulings": f"{self.slug}/rulings.md"},
                     {"Glossary": f"{self.slug}/glossary.md"},
-                    {"Worked examples": f"{self.slug}/examples.md"},
-                    {"Tile catalogue": f"{self.slug}/catalogue.md"},
-                    {"Positions and records": f"{self.slug}/formats.md"}]
+                    {"Worked examples": f"{self.slug}/examples.md"}]
+        # A game of cards lists its card sets where a game of tiles lists its tiles.
+        if self.rs.tiles() or not self.rs.cardsets:
+            entries.append({"Tile catalogue": f"{self.slug}/catalogue.md"})
+        entries += [{cs.title: f"{self.slug}/{urls.cardset_page(cs.id)}.md"}
+                    for cs in self.rs.cardsets]
+        entries.append({"Positions and records": f"{self.slug}/formats.md"})
         return [{title: entries}]
 
     def extra_files(self) -> dict[str, str]:
@@ -140,7 +146,11 @@ class RulesetPages:
                   "- [Glossary](glossary.md): every term, with a short definition.",
                   f"- [Worked examples](examples.md): {len(rs.examples)} examples, each one played "
                   f"against the engine when this book was built.",
-                  f"- [Tile catalogue](catalogue.md): all {len(rs.tiles())} tiles, both faces.",
+                  *([f"- [Tile catalogue](catalogue.md): all {len(rs.tiles())} tiles, both faces."]
+                    if rs.tiles() or not rs.cardsets else []),
+                  *[f"- [{cs.title}]({urls.cardset_page(cs.id)}.md): {len(cs.cards)} "
+                    f"card{'' if len(cs.cards) == 1 else 's'}, each drawn, numbered and read as "
+                    "the engine reads it." for cs in rs.cardsets],
                   "- [Positions and records](formats.md): how to describe a table or a whole game "
                   "to the engine, and ask it for a ruling."]
         steps = [d for d in rs.all_decls() if isinstance(d, m.StepDecl)]
@@ -467,7 +477,8 @@ class RulesetPages:
     @staticmethod
     def _kind_words(kind: str) -> str:
         return {"tiles": "tile set", "tile": "tile", "term": "glossary term", "ruling": "ruling",
-                "example": "worked example", "chapter": "chapter"}.get(kind, kind)
+                "example": "worked example", "chapter": "chapter", "cards": "card set",
+                "card": "card"}.get(kind, kind)
 
     def _change_link(self, c: m.Change) -> str:
         assert self.base_ix is not None
@@ -483,6 +494,10 @@ class RulesetPages:
                 return ix.chapter_link(c.id)
             if c.kind in ("tile", "tiles"):
                 return f"[`{c.id}`]({ix.prefix}catalogue.md)"
+            if c.kind == "cards":
+                return f"[`{c.id}`]({ix.prefix}{urls.cardset_page(c.id)}.md)"
+            if c.kind == "card" and c.parent:
+                return ix.rule_link(citation_id(c.parent, c.id), f"`{c.id}`")
         except KeyError:
             pass
         return f"`{c.id}`"
@@ -570,6 +585,49 @@ class RulesetPages:
             lines.append(f'<div class="tile-card" id="tile-{t.id}">{"".join(faces)}</div>')
         lines += ["</div>", ""]
         return self._page("catalogue.md", "Tile catalogue", lines)
+
+    def cards_page(self, cs: m.CardSet) -> Page:
+        """A card set: its note, then each card drawn, numbered, with its text and abilities."""
+        from compiler.rulebook.cards_svg import card_svg
+        lines = [f"# {cs.title}", ""]
+        if cs.text:
+            lines += [f'!!! note "{html.escape(cs.title)}"', ""]
+            lines += ["    " + line if line else "" for line in
+                      self.ix.prose(cs.text).splitlines()]
+            lines.append("")
+        copies = sum(c.copies for c in cs.cards)
+        printed = f"{len(cs.cards)} printed card{'' if len(cs.cards) == 1 else 's'}"
+        lines += [f"{printed}, {copies} with their copies. Rulings cite a card by its number, "
+                  "as they cite a rule.", ""]
+        for card in cs.cards:
+            cited = citation_id(cs.id, card.id)
+            lines += [f"## {card.number} {card.title} {{ #{urls.card_anchor(cited)} }}", "",
+                      f'<figure class="card-picture">{card_svg(self.game, card.id, 180)}'
+                      "</figure>", ""]
+            facts = [f"`{card.id}`", f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}"]
+            if card.features:
+                facts.append("with " + ", ".join(card.features))
+            facts += [f"{k} {str(v).lower() if isinstance(v, bool) else v}"
+                      for k, v in card.props.items()]
+            lines += [" · ".join(facts), ""]
+            if card.like is not None and card.like in self.game.cards.cards:
+                original = self.game.cards.cards[card.like]
+                lines += [f"Another printing of [{original.number} {original.title}]"
+                          f"(#{urls.card_anchor(original.cited)}).", ""]
+            if card.text:
+                lines += [self.ix.prose(card.text), ""]
+            box = self.formal.ability_lines(card)
+            if box:
+                lines += ['??? abstract "As the engine reads it"', ""]
+                lines += ["    " + line if line else "" for line in box]
+                lines.append("")
+            for ex_id in self.ix.examples_of.get(cited, []):
+                ex = self.ix.examples[ex_id]
+                lines += [f"Example: {self.ix.example_link(ex_id, ex.number + ' ' + ex.title)}.",
+                          ""]
+            for ruling_id in self.ix.rulings_of.get(cited, []):
+                lines += [f"Ruling: {self.ix.ruling_link(ruling_id)}.", ""]
+        return self._page(f"{urls.cardset_page(cs.id)}.md", cs.title, lines)
 
     # ------------------------------------------------------------- formats
 
