@@ -213,6 +213,15 @@ def _errors(tmp_path: Path, old: str, new: str) -> list[tuple[str, str | None]]:
      "`kiosc` is no card kind and no card", "did you mean `kiosk`?"),
     ("property night: bool", "property night: player",
      "property `night` is player, but a property printed on a card is int, bool or text", None),
+    ('card well "Well" {', 'card stall "Well" {',
+     "card `stall` has the id of the card kind `stall`, so `x is stall` could mean either; "
+     "rename the card", None),
+    ("property night: bool\n", "property night: bool\n            property coin: int\n"
+                                "            holds coin\n",
+     "property `coin` has the name of a resource that cards hold: `t.coin` could not tell them "
+     "apart; call the property something else", None),
+    ('card well "Well" {', 'card well "Well" { holds coins',
+     "card `well` holds unknown resource `coins`", "did you mean `coin` or `points`?"),
 ])
 def test_a_mistake_in_a_card_is_reported_in_words(tmp_path: Path, old: str, new: str,
                                                  message: str, hint: str | None) -> None:
@@ -295,3 +304,18 @@ def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
     assert "Example: [E1 A bakery opens](market.md#example-cards-open" in text
     rulings = next(p for p in book.pages() if p.path == "bazaar/rulings.md").text
     assert '**Settles:** [S.1 Bakery](cards-stalls.md#card-bakery "S.1 Bakery")' in rulings
+
+
+def test_an_ability_may_be_named_like_a_keyword_of_the_language() -> None:
+    from compiler.parse import parse_rules
+    [cards] = parse_rules('''
+        cards spells "Spells" of spell {
+            card spark "Spark" {
+                power 2
+                effect(t) { give 1 points to me }
+                final(t) = t.power + 1
+                define(t) = 0
+            }
+        }
+    ''')
+    assert [a.name for a in cards.cards[0].abilities] == ["effect", "final", "define"]

@@ -264,11 +264,19 @@ class Checker(TurnsChecks):
 
     def d_area(self, d: m.AreaKind) -> None:
         for a in d.attributes:
+            if a.recorded:
+                self.report(a.loc, "structure", f"`recorded` belongs to a card's attribute; "
+                            f"area attribute `{a.name}` follows from the board or the rules",
+                            focus="recorded")
             if a.given is not None:
                 self.types.expect(a.given, {"it": "area"}, a.type,
                                   f"what `{a.name}` is given as")
 
     def d_player_attribute(self, d: m.PlayerAttribute) -> None:
+        if d.attribute.recorded:
+            self.report(d.attribute.loc, "structure", f"`recorded` belongs to a card's "
+                        f"attribute, not to player attribute `{d.attribute.name}`",
+                        focus="recorded")
         if d.attribute.given is not None:
             self.report(d.attribute.given.loc, "structure",
                         f"`given as` belongs to an area's attribute; player attribute "

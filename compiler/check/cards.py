@@ -167,6 +167,10 @@ def _collect_card(ck: Checker, s: c.CardSet, card: c.CardDef) -> None:
         return
     sy.printed[card.id] = card
     sy.card_set_of[card.id] = s.id
+    if card.id in sy.kinds:
+        ck.report(card.loc, "duplicate", f"card `{card.id}` has the id of the {sy.kinds[card.id][0]} "
+                  f"kind `{card.id}`, so `x is {card.id}` could mean either; rename the card",
+                  focus=card.id)
     cited = c.citation_id(s.id, card.id)
     for rid in (card.id, cited):
         if rid in sy.rules:
@@ -207,6 +211,8 @@ def _fill_likes(ck: Checker) -> None:
         card.props = {**original.props, **card.props}
         if "text" not in written:
             card.text = original.text
+        if "holds" not in written:
+            card.holds = list(original.holds)
         if "faces" not in written:
             card.faces = [f.model_copy(deep=True) for f in original.faces]
         own = {a.name for a in card.abilities}
@@ -223,6 +229,14 @@ def _fill_likes(ck: Checker) -> None:
 def check_cards(ck: Checker) -> None:
     """Each card against its kind: properties, features, ability bodies' shapes."""
     sy = ck.sy
+    held = {r for k in sy.card_kinds.values() for r in k.holds} | \
+        {r for card in sy.printed.values() for r in card.holds}
+    for k in sy.card_kinds.values():
+        for p in k.properties:
+            if p.name in held:
+                ck.report(p.loc, "duplicate", f"property `{p.name}` has the name of a resource "
+                          f"that cards hold: `t.{p.name}` could not tell them apart; call the "
+                          "property something else")
     for s in ck.rs.cardsets:
         if s.kind not in sy.card_kinds:
             continue
@@ -248,6 +262,11 @@ def check_cards(ck: Checker) -> None:
                     ck.report(card.loc, "type", f"`{name}` of card `{card.id}` is {decl.kind}, "
                               f"so write {_LITERAL[decl.kind]}, not {value!r}".replace("'", '"'),
                               focus=name)
+            for r in card.holds if card.like is None or "holds" in written else ():
+                if sy.category(r) != "resource":
+                    ck.report(card.loc, "unknown-name", f"card `{card.id}` holds unknown "
+                              f"resource `{r}`", hint=did_you_mean(r, sy.of("resource")),
+                              focus=r)
             for f in card.features if card.like is None or "features" in written else ():
                 if sy.category(f) != "feature":
                     ck.report(card.loc, "unknown-name", f"card `{card.id}` is `with` unknown "

@@ -91,6 +91,7 @@ class CardDef(Node):
     number: str = ""               # numbered like a rule, within its set: "L.17"
     abilities: list[AbilityBody] = []
     faces: list[Face] = []
+    holds: list[str] = []          # resources this card can hold, beyond its kind's
     # What the card wrote itself (for a `like` card: what it overrides).
     written: list[str] = []
 

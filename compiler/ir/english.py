@@ -74,7 +74,9 @@ class Vocabulary:
                 v.singular[d.id] = d.title
                 v.plural[d.id] = d.plural or d.title + "s"
                 for p in d.properties:
-                    if p.phrase:
+                    # A phrase naming the card ("the cost of {card}") reads `c.cost`; one
+                    # saying the value ("costs {value} credits") describes a card instead.
+                    if p.phrase and "{card}" in p.phrase:
                         v.card_phrases.setdefault(p.name, p.phrase)
                 for a in d.abilities:
                     v.abilities.setdefault(a.name, a)

@@ -58,6 +58,8 @@ class AttributeDecl(Node):
     # For an area's attribute: its value in a position set up on the table (a
     # position file, an example), which follows from the board (`it`: the area).
     given: Expr | None = None
+    # For a card's attribute: a position may leave it unrecorded, and then it reads none.
+    recorded: bool = False
 
 
 class AreaKind(Decl):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lark import Token
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from pydantic import BaseModel, ValidationError
 
 from compiler.diagnostics import CompileError, Diagnostic, shown, source_lines
@@ -29,7 +30,7 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
     """
     parser = rules_parser()
     try:
-        tree = parser.parse(text)
+        tree = parser.parse(text, on_error=_keyword_as_name)
     except UnexpectedInput as error:
         raise CompileError([syntax_diagnostic(parser, error, text, file)]) from None
     try:
@@ -48,6 +49,30 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
             hint="name a part with `define` or `let`, and use the name",
             source_line=lines[line - 1] if 0 < line <= len(lines) else None)])
     return items
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _keyword_as_name(error: UnexpectedInput) -> bool:
+    """Read a keyword as a name where the parser can take a name but not the keyword.
+
+    The contextual lexer reserves a keyword only where the parser could accept it,
+    but LALR shares states: after a value or a block, the lexer may still take
+    `effect` for the keyword that starts a declaration, where only a name (a card's
+    ability `effect(t) { … }`) can follow. Then the word is fed again as a name;
+    anything else stays the error it was.
+    """
+    if not isinstance(error, UnexpectedToken):
+        return False
+    token = error.token
+    if token.type == "NAME" or "NAME" not in error.accepts or not _NAME.fullmatch(str(token)):
+        return False
+    try:
+        error.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(token), token))
+    except UnexpectedInput:
+        return False
+    return True
 
 
 def _visit_diagnostic(error: VisitError, text: str, file: str) -> Diagnostic:

@@ -273,9 +273,13 @@ class ToIR(CardsTransformer, TurnsMixin, Transformer_NonRecursive):
                       None)
         given = next((x.value for x in c[2:] if isinstance(x, _Tagged) and x.tag == "given"),
                      None)
+        recorded = any(isinstance(x, _Tagged) and x.tag == "recorded" for x in c[2:])
         return m.AttributeDecl(name=str(c[0]), type=str(c[1]),  # type: ignore[arg-type]
                                phrase=phrase, reset_each_turn=any(x is True for x in c[2:]),
-                               given=given, loc=self._loc(meta))
+                               given=given, recorded=recorded, loc=self._loc(meta))
+
+    def recorded(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("recorded", True)
 
     def given_as(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("given", c[0])

@@ -117,6 +117,9 @@ class CardsTransformer(Transformer_NonRecursive):
             elif isinstance(item, c.AbilityBody):
                 card.abilities.append(item)
                 written.append("ability:" + item.name)
+            elif isinstance(item, _Tagged) and item.tag == "holds":
+                card.holds += item.value
+                written.append("holds")
             elif isinstance(item, _Item):
                 if item.tag == "like":
                     card.like = item.value

@@ -106,11 +106,15 @@ class CardDrawing:
 
     def corners(self) -> list[str]:
         out = []
+        used: dict[str, int] = {}
         for slot in self.slots:
             if slot.slot != "corner" or slot.corner not in CORNERS or not self._holds(slot):
                 continue
             value = self.info.props.get(slot.name)
             x, y = CORNERS[slot.corner]
+            # A second number in the same corner goes under (or above) the first.
+            nth = used[slot.corner] = used.get(slot.corner, -1) + 1
+            y += nth * 32 * (1 if slot.corner.startswith("top") else -1)
             out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="10" fill="{PAPER}" '
                        f'stroke="{OUTLINE}" stroke-width="1"/>')
             if slot.icon is not None:

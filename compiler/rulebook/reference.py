@@ -603,7 +603,8 @@ CONSTRUCTS: list[Construct] = [
                 "its own body for an ability, or none. An ability without a result type is "
                 "something the card does, run by `apply opened(t)`; with one it is a value, "
                 "read like a definition, `worth(c, p)`. Its first parameter is the card (or "
-                "the tile it is laid as) whose body decides. A kind may count as another: "
+                "the tile it is laid as) whose body decides. An attribute marked `recorded` "
+                "may be left out of a position (it then reads none). A kind may count as another: "
                 "`x is stall` then holds for it too. Rules read `c.cost` from a card or from "
                 "a tile that shows one, test `c is bakery` (a kind or a printed card) and "
                 "`c has town` (a feature the card is printed `with`).",
@@ -615,12 +616,13 @@ CONSTRUCTS: list[Construct] = [
                 ability opened(t: tile) "{t} opens"
                 ability worth(c: card, p: player): int "what {c} is worth to {p}"
                 holds gold
+                attribute earned: int "has earned {value} points" recorded
             }
             card kind kiosk "Kiosk" counts as stall {
                 property small: bool
             }
         ''',
-        shows=("tile_type", "card_type", "text_prop", "ability_result"),
+        shows=("tile_type", "card_type", "text_prop", "ability_result", "recorded"),
         ir=("CardKind",)),
     Construct(
         name="card set", grammar_rule="cardset", group=B, context="top",
