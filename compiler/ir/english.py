@@ -75,7 +75,7 @@ class Vocabulary:
                 v.plural[d.id] = d.plural or d.title + "s"
                 for p in d.properties:
                     # A phrase naming the card ("the cost of {card}") reads `c.cost`; one
-                    # saying the value ("costs {value} credits") describes a card instead.
+                    # saying the value ("costs {value} coins") describes a card instead.
                     if p.phrase and "{card}" in p.phrase:
                         v.card_phrases.setdefault(p.name, p.phrase)
                 for a in d.abilities:
