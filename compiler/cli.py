@@ -525,7 +525,7 @@ def play(ruleset: str,
                   "(default: the first ones declared).")] = None
          ) -> None:
     """Play random legal games: one prints its record; several print a summary."""
-    from compiler.engine.random_play import random_game
+    from compiler.engine.random_play import RandomPlayStopped, random_game
     from compiler.engine.records import SEED_DIGITS, write_record
     rules = _rules(ruleset)
     rs = rules.ruleset
@@ -554,7 +554,10 @@ def play(ruleset: str,
     table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
     for g in range(games):
         t0 = time.perf_counter()
-        final, history = random_game(rules, players, seed + g)
+        try:
+            final, history = random_game(rules, players, seed + g)
+        except RandomPlayStopped as e:
+            _fail(str(e))
         record = write_record(history, final)
         if save is not None:
             target = save / f"game-{seed + g}.record"
@@ -571,6 +574,16 @@ def play(ruleset: str,
                           " ".join(final.winners()), f"{time.perf_counter() - t0:.2f}")
     if games > 1:
         out.print(table)
+
+
+def _measure(ruleset: str, games: int, players: int) -> Any:
+    """`bench.measure`, with a game the rules leave stuck said in words, not as a fault."""
+    from compiler.engine.bench import measure
+    from compiler.engine.random_play import RandomPlayStopped
+    try:
+        return measure(ruleset, games, players)
+    except RandomPlayStopped as e:
+        _fail(f"the benchmark's random games cannot go on: {e}")
 
 
 @app.command(help=(
@@ -598,13 +611,13 @@ def bench(ruleset: str,
               min=1, max=9, help="Runs for --compare and --record; --compare stops at the "
                                  "first run that keeps up with the baseline.")] = 3) -> None:
     """`rulebook bench`: a table of figures, or a baseline recorded or compared with."""
-    from compiler.engine.bench import MARGIN, Baseline, best, compare as judge, measure
+    from compiler.engine.bench import MARGIN, Baseline, best, compare as judge
     rules = _rules(ruleset)
     name = rules.ruleset.id
     if compare is not None and record is not None:
         _refuse("give --compare or --record, not both")
     if compare is None and record is None:
-        report = measure(ruleset, games or 30, _players(rules, players)).report()
+        report = _measure(ruleset, games or 30, _players(rules, players)).report()
         table = Table("measure", "value", title=f"Benchmark: {name}")
         for k, v in report.items():
             table.add_row(k, v)
@@ -624,7 +637,7 @@ def bench(ruleset: str,
             _refuse(f"{path}: not a bench baseline: {where + ': ' if where else ''}{first['msg']}")
     if record is not None:
         count = _players(rules, players)
-        figures = [measure(ruleset, games or 30, count).figures() for _ in range(runs)]
+        figures = [_measure(ruleset, games or 30, count).figures() for _ in range(runs)]
         baseline.rulesets[name] = best(figures)
         baseline.machine = _machine()
         baseline.recorded = time.strftime("%Y-%m-%d")
@@ -653,7 +666,7 @@ def bench(ruleset: str,
               f"and on what else runs on it: only a baseline from this machine compares.")
     tried = []
     for i in range(runs):
-        tried.append(measure(ruleset, was.games, was.players).figures())
+        tried.append(_measure(ruleset, was.games, was.players).figures())
         now = best(tried)
         verdict = judge(was, now, MARGIN)
         out.print(f"run {i + 1} of at most {runs}: {tried[-1].decisions_per_second:g} decisions "

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.engine import zones
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import IllegalMove, Position, Rules
+from compiler.engine.random_play import RandomPlayStopped
 from compiler.engine.state import STACKS
 from compiler.load import load_ruleset
 
@@ -175,7 +176,15 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
         while not pos.finished:
             t = time.perf_counter()
             moves = pos.legal_moves()
-            pos, _ = pos.play(rng.choice(moves), chance=rng)
+            if not moves:
+                raise RandomPlayStopped(f"no legal move and the game is not over (game {g + 1}, "
+                                        f"turn {pos.state.turn.number})")
+            try:
+                pos, _ = pos.play(rng.choice(moves), chance=rng)
+            except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
+                why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
+                raise RandomPlayStopped(f"game {g + 1} stopped at turn "
+                                        f"{pos.state.turn.number}: {why}") from None
             spent = time.perf_counter() - t
             decisions += 1
             placed = len(pos.state.board)

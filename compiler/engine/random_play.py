@@ -10,9 +10,13 @@ import random
 from dataclasses import replace
 
 from compiler.engine import zones
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.records import History
 from compiler.engine.state import STACKS
+
+
+class RandomPlayStopped(RuntimeError):
+    """A random game could not go on: the rules leave it stuck (said in words)."""
 
 
 def random_game(rules: Rules, players: int, seed: int,
@@ -29,14 +33,20 @@ def random_game(rules: Rules, players: int, seed: int,
             break
         moves = pos.legal_moves()
         if not moves:
-            raise RuntimeError(f"no legal move and the game is not over (seed {seed}, turn "
-                               f"{pos.state.turn.number})")
+            raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
+                                    f"turn {pos.state.turn.number})")
         move = rng.choice(moves)
-        nxt, ruling = pos.play(move, chance=rng)
+        try:
+            nxt, ruling = pos.play(move, chance=rng)
+        except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
+            why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
+            raise RandomPlayStopped(f"random play stopped at turn {pos.state.turn.number} "
+                                    f"(seed {seed}): `{pos.notation(move)}`: {why}") from None
         if "!" in ruling.move:  # keep what chance decided, so the record replays exactly
             move = replace(move, chance=tuple(ruling.move.partition("!")[2].split()))
         history.add(pos, move)
         pos = nxt
     else:
-        raise RuntimeError(f"the game did not end within {max_decisions} decisions (seed {seed})")
+        raise RandomPlayStopped(f"the game did not end within {max_decisions} decisions "
+                                f"(seed {seed})")
     return pos, history

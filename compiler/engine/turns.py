@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine.actions import CompiledAction, candidates
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
-from compiler.engine.evaluate import Env
+from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
 from compiler.engine.state import State
 from compiler.ir.english import counted
@@ -140,11 +140,25 @@ def has_decision(game: Game, st: State) -> bool:
 # ------------------------------------------------------------------ moving on
 
 
+# How many turns may pass with nobody having anything to decide before the game is
+# judged stuck. Generous (a game may run a few turns of automatic steps only), but
+# finite: rules whose end never comes while nobody can act must not hang the engine.
+STALLED_TURNS = 200
+
+
 def advance(env: Env) -> None:
-    """Leave steps, turns and finally the game until a player has a decision."""
+    """Leave steps, turns and finally the game until a player has a decision.
+
+    Raises `RuleError` when turn after turn passes with nobody able to decide anything
+    and the game never ends (the rules leave it stuck), rather than going round forever.
+    """
     game, st = env.game, env.state
+    entered = st.turn.number
     while not env.state.finished:
         st = env.state
+        if st.turn.number - entered > STALLED_TURNS:
+            raise RuleError(f"the game is stuck: {STALLED_TURNS} turns passed with nobody "
+                            f"able to do anything legal, and the end of the game never came")
         _drop_lost_grants(st)
         if has_decision(game, st):
             return
