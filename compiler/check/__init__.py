@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from compiler.check import cards
+from compiler.check import zones as zone_checks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
@@ -163,6 +164,7 @@ class Checker(TurnsChecks):
         self.check_above(self.rs.all_decls())
         self.collect_turns()
         cards.collect(self)
+        zone_checks.collect(self)
 
     def check_above(self, decls: list[Any]) -> None:
         """`above` must not go round in a circle: then no order of a stack would do."""
@@ -311,6 +313,11 @@ class Checker(TurnsChecks):
     def d_zone(self, d: m.ZoneDecl) -> None:
         if d.legacy:
             self._stacks(d)
+        else:
+            zone_checks.check_decl(self, d)
+
+    def d_cards_start(self, d: m.CardsStart) -> None:
+        zone_checks.check_decl(self, d)
 
     def _stacks(self, d: m.ZoneDecl) -> None:
         """`stacks N hiding … dealing …`: the tiles must go into them, and the tile sets and
@@ -370,6 +377,7 @@ class Checker(TurnsChecks):
                             f"`choose` picks from a collection, but this is {words(t)}")
             elem = t[4:] if t.startswith("set:") else "any"
             scope[p.name] = "set:" + elem if p.subset else elem
+            self.types.bind(scope, p.name, p.domain)
             self._cites(p.rule, p.loc)
         for r in d.requires:
             self.types.expect(r.cond, scope, "bool", "a requirement")

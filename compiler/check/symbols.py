@@ -15,7 +15,7 @@ from compiler.library.core import MAX_DIE_SIDES, MAX_UPTO  # noqa: F401  (re-exp
 # The order the language reference lists them in (its built-in names table and
 # functions line), until the reference builds its tables from the library alone.
 _VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", "pool",
-                "drawable", "stock", "frontier", "rotations", "game")
+                "drawable", "stock", "cards", "frontier", "rotations", "game")
 _FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
                    "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds",
                    "held", "clockwise", "first", "around", "reach_across", "reach_sites",
@@ -72,6 +72,7 @@ class Symbols:
     cardsets: dict[str, Any] = field(default_factory=dict)
     card_props: dict[str, Any] = field(default_factory=dict)
     abilities: dict[str, Any] = field(default_factory=dict)
+    zones: dict[str, m.ZoneDecl] = field(default_factory=dict)  # declared zones (not `stacks`)
 
     def of(self, category: str) -> list[str]:
         return [k for k, (c, _) in self.kinds.items() if c == category]

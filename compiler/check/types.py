@@ -15,6 +15,7 @@ from typing import Any
 from compiler.check import cards as card_rules
 from compiler.check.symbols import (BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS,
                                     Symbols)
+from compiler.check.zones import ZoneTypes
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
 from compiler.library import LIBRARY, attributes_of
@@ -25,7 +26,7 @@ WORDS = {
     "int": "a number", "bool": "a yes/no condition", "player": "a player", "piece": "a piece",
     "site": "a site", "tile": "a tile on the board", "cell": "a cell", "card": "a tile card",
     "face": "a tile face", "area": "an area", "holder": "the pool", "str": "a string",
-    "none": "none", "any": "anything", "game": "the game",
+    "none": "none", "any": "anything", "game": "the game", "zone": "a zone",
 }
 
 
@@ -69,13 +70,14 @@ def _literal_int(node: n.Node) -> int | None:
     return None
 
 
-class TypeChecker:
+class TypeChecker(ZoneTypes):
     """Resolves names and infers types; reports through `report(loc, code, message, hint=)`."""
 
     def __init__(self, symbols: Symbols, report: Report) -> None:
         self.sy = symbols
         self._report = report
         self.reported = 0  # how many problems so far: a later one caused by them is not repeated
+        self.origins: dict[str, n.Expr] = {}  # the zones cards were taken from (check/zones.py)
 
     def report(self, *args: Any, **kwargs: Any) -> None:
         self.reported += 1
@@ -141,6 +143,9 @@ class TypeChecker:
         return "none"
 
     def e_name(self, node: n.Name, scope: Scope) -> str:
+        zone = self.zone_name(node, scope)
+        if zone is not None:
+            return zone
         if node.id in scope:
             node.ref = "var"
             return scope[node.id]
@@ -174,7 +179,7 @@ class TypeChecker:
             self.report(node.loc, "unknown-name",
                         f"`{node.id}` is only known in a rule triggered when an area closes")
             return "any"
-        known = list(scope) + list(BUILTIN_VALUES) + [k for k, (c, _) in self.sy.kinds.items()
+        known = [k for k in scope if "@" not in k] + list(self.sy.zones) + list(BUILTIN_VALUES) + [k for k, (c, _) in self.sy.kinds.items()
                                                        if c != "resource"]
         self.report(node.loc, "unknown-name", f"unknown name `{node.id}`",
                     hint=did_you_mean(node.id, known))
@@ -256,6 +261,9 @@ class TypeChecker:
         return inner
 
     def e_collection(self, node: n.Collection, scope: Scope) -> str:
+        zone = self.zone_collection(node, scope)
+        if zone is not None:
+            return zone
         src = self.expr(node.source, scope)
         if not src.startswith("set:") and src != "any":
             self.report(node.source.loc, "type",
@@ -394,10 +402,6 @@ class TypeChecker:
         if s.owner is not None:
             self.expect(s.owner, scope, "player", "whose piece is stacked")
 
-    def s_move(self, s: n.Move, scope: Scope) -> None:
-        self.expect(s.piece, scope, "piece", "what `move` moves")
-        self.expect(s.to, scope, "site", "where `move` goes")
-
     def s_return(self, s: n.Return, scope: Scope) -> None:
         t = self.expr(s.what, scope)
         if not (fits(t, "piece") or fits(t, "set:piece")):
@@ -529,6 +533,7 @@ class TypeChecker:
         t = self.expect(s.collection, scope, "set:any", "what `for each` walks through")
         inner = dict(scope)
         inner[s.var] = element(t)
+        self.bind(inner, s.var, s.collection)
         self.stmts(s.body, inner)
 
     def s_if(self, s: n.If, scope: Scope) -> None:
@@ -538,6 +543,7 @@ class TypeChecker:
 
     def s_let(self, s: n.Let, scope: Scope) -> None:
         scope[s.name] = self.expr(s.value, scope)
+        self.bind(scope, s.name, s.value)
 
     def s_lay(self, s: n.Lay, scope: Scope) -> None:
         for e, t in ((s.card, "card"), (s.face, "face"), (s.cell, "cell"), (s.rotation, "int")):

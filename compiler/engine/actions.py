@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from compiler.engine import zone_play
 from compiler.engine.effects import Run, check_site
 from compiler.engine.evaluate import Env, Fn, RuleError
 from compiler.engine.explain import Reason, explainer
@@ -122,7 +123,10 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
     params = []
     for p in d.params:
         t = p.domain.type or "set:any"
-        params.append(Param(p.name, game.expr(p.domain), p.subset, p.rule,
+        domain = game.expr(p.domain)
+        if zone_play.reads_zone(p.domain):
+            domain = zone_play.distinct(domain)
+        params.append(Param(p.name, domain, p.subset, p.rule,
                             t if p.subset else t[4:], p))
     names = [p.name for p in params]
     requires = [Requirement(game.expr(r.cond), r.rule, r.message,

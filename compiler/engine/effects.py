@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import zones
+from compiler.engine import zone_play, zones
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece, State
 from compiler.ir import model as m
@@ -129,6 +129,8 @@ class StmtCompiler:
 
     def s_move(self, s: n.Move) -> Run:
         game, rule = self.game, s.rule
+        if s.what == "card":
+            return zone_play.move_cards(game, self.expr, s, note)
         what, to = self.expr(s.piece), self.expr(s.to)
 
         def move(env: Env) -> None:
@@ -476,6 +478,18 @@ class StmtCompiler:
                 raise RuleError(f"{c} is not on top of a stack")
             lay_tile(env, game, c, f, x, r, rule)
         return lay
+
+    def s_deal(self, s: n.Deal) -> Run:
+        return zone_play.deal(self.game, self.expr, s, note)
+
+    def s_shuffle(self, s: n.Shuffle) -> Run:
+        return zone_play.shuffle(self.game, self.expr, s, note)
+
+    def s_rotate(self, s: n.Rotate) -> Run:
+        return zone_play.rotate(self.game, self.expr, s, note)
+
+    def s_reveal(self, s: n.Reveal) -> Run:
+        return zone_play.reveal(self.game, self.expr, s, note)
 
     def s_discard(self, s: n.Discard) -> Run:
         game, rule = self.game, s.rule

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from compiler.engine import zone_play
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -53,7 +54,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace", "decided")
+                 "sampler", "memo", "cites", "trace", "decided", "rng")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -79,6 +80,9 @@ class Env:
         # Rules of definitions that took effect in a statement that showed nothing
         # (a piece an exemption kept in place): they decided the move all the same.
         self.decided: list[str] = []
+        # The table's random source for shuffles while a game is set up from a seed
+        # (see engine/zone_play.py; slice S9 records shuffles as chance outcomes).
+        self.rng: Any = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -151,6 +155,8 @@ class ExprCompiler:
             from compiler.engine.cards import compile_name
             return compile_name(self, node)
         if node.ref == "kind":
+            if node.category == "zone":
+                return zone_play.zone_key(self, node)
             return self._kind_collection(node.id, node.category or "", None, None, None)
         if node.ref == "order":  # a named order of play (see compiler/engine/rounds.py)
             game = self.game  # its turn rules may be compiling this very expression
@@ -242,6 +248,10 @@ class ExprCompiler:
 
     def c_collection(self, node: n.Collection) -> Fn:
         src = node.source
+        if node.type == "zone":
+            return zone_play.zone_key(self, node)
+        if zone_play.is_zone(node.within):
+            return zone_play.cards_in(self, node)
         within = self(node.within) if node.within is not None else None
         within_type = node.within.type if node.within is not None else None
         owner = self(node.owner) if node.owner is not None else None

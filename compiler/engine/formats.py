@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.diagnostics import did_you_mean
-from compiler.engine import zones
+from compiler.engine import zone_json, zones
 from compiler.engine.effects import put
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.notation import NotationError, clip
@@ -138,6 +138,13 @@ class PositionModel(_Model):
     pool: dict[str, Count] | None = None
     stacks: list[list[str | None]] | None = None
     discarded: list[str] = Field(default_factory=list)
+    zones: dict[str, list[list[str | None]] | dict[str, list[str | None] | list[list[str | None]]]] \
+        | None = Field(default=None, description=(
+            "The cards in each declared zone: a shared zone as a list of piles, a player's "
+            "zone by seat; each pile top first; null is a card nobody at the table knows. "
+            "Cards said to be nowhere are in the zone the cards start in, face down."))
+    revealed: list[str] | None = Field(default=None, description=(
+        "Zones turned face up until they next empty: `deck`, or `hand red` for a player's."))
     turn: TurnState
     game: GameState | None = None
     finished: bool = False
@@ -272,6 +279,7 @@ class _Builder:
         self._resources(st, n)
         self._areas(st)
         self._stacks(st)
+        zone_json.read(g, st, m.zones, m.revealed or [], self.bad)
         self._turn(st, n)
         if not self.problems:
             self._given(st)
@@ -495,6 +503,8 @@ class _Builder:
         zones.set_piles(st, SET_ASIDE, [self.m.discarded])
         remaining = [c for c in sorted(g.catalogue.card_faces) if c not in used]
         count = g.zones[STACKS[0]].piles
+        if self.m.stacks is None and zone_json.zone_game(g):
+            return  # no stacks: the cards not on the board are in the zones (zone_json.read)
         if self.m.stacks is None:
             zones.set_piles(st, STACKS, zones.split([None] * len(remaining), count))
             st.unknown = dict.fromkeys(remaining, 1)
@@ -861,9 +871,11 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     stacks = [list(reversed(s)) for s in zones.piles(st, STACKS)]
     pool = {k: v for k, v in st.pool.items() if k in g.resources and
             g.resources[k].limit is not None}  # an unlimited resource has no pool to count
+    held, revealed = zone_json.write(g, st)
     return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
-                         discarded=st.discarded, turn=turn, game=game_block(g, st),
+                         discarded=st.discarded, zones=held, revealed=revealed or None,
+                         turn=turn, game=game_block(g, st),
                          finished=st.finished)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compiler import links
-from compiler.engine import zones
+from compiler.engine import zone_play, zones
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
@@ -183,10 +183,17 @@ class Position:
                 raise ValueError(problem)
             piles = tuple(tuple(reversed(s)) for s in stacks)
         zones.set_up(st, game.zones)
-        st.zones[STACKS] = piles
+        home = zone_play.start_zone(game)
+        if home is not None and stacks is None:
+            # The cards start in a zone of their own (`cards start in box`): the stacks stay
+            # empty, and the rules deal from there.
+            zones.set_piles(st, home.key(), [sorted(game.catalogue.card_faces)])
+        else:
+            st.zones[STACKS] = piles
         env = Env(game, st)
         env.chance = list(chance or ())
         env.sampler = sampler
+        env.rng = random.Random(seed)
         try:
             start_game(env)
             enter_step(env)

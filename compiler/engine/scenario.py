@@ -19,6 +19,7 @@ from compiler.engine.formats import (
     AreaState, GameState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
     position_from_model,
 )
+from compiler.engine import zone_facts
 from compiler.engine.evaluate import Env
 from compiler.engine.position import Position, Rules
 from compiler.engine.ruling import Effect, Ruling
@@ -50,6 +51,7 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
     areas: dict[str, AreaState] = {}
     pool: dict[str, int] = {}
     stacks = None
+    held: dict[str, Any] = {}
     turn: TurnState | None = None
     game_state: GameState | None = None
     waiting: list[str] | None = None
@@ -97,6 +99,8 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
             game_state.round, game_state.turn = int(a[0]), int(a[1])  # type: ignore[arg-type]
         elif f.fact == "waiting":
             waiting = [str(x) for x in a]
+        elif f.fact == "zone":
+            zone_facts.given(held, rules.game, a)
     if not seats:
         seats = [g.seat_id(i) for i in range(rules.ruleset.players_min)]
         players = {s: players.get(s, PlayerState(seat=s)) for s in seats}
@@ -106,7 +110,8 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
         turn.waiting = waiting
     return PositionModel(ruleset=rules.ruleset.id, players=[players[s] for s in seats],
                          tiles=tiles, pieces=pieces, areas=list(areas.values()),
-                         pool=pool or None, stacks=stacks, turn=turn, game=game_state)
+                         pool=pool or None, stacks=stacks, zones=held or None, turn=turn,
+                         game=game_state)
 
 
 def _value(v: Any) -> Any:
@@ -258,6 +263,8 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
             return f"expected the winner(s) {', '.join(want)}, but the engine finds " \
                    f"{', '.join(got) or 'none (the game is not over)'}"
         return None
+    if f.fact in ("zone", "zone_size"):
+        return zone_facts.expected(after, f.fact, a)
     if f.fact == "step":
         step = g.steps[after.state.turn.step].id
         if step != a[0]:

@@ -110,6 +110,7 @@ SET_ASIDE: ZoneKey = (1, -1)           # the cards set out of the game (`discard
 class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
                  "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
+                 "revealed",
                  "turn", "next_id", "finished", "winners", "gone",
                  "game_attrs", "_shared_geometry")
 
@@ -130,6 +131,7 @@ class State:
         # tuples and `unknown` is replaced, never changed in place, so clones share both.
         self.zones: dict[ZoneKey, Piles] = {}
         self.unknown: dict[str, int] = {}  # cards that may be behind a None, with their copies
+        self.revealed: frozenset[ZoneKey] = frozenset()  # zones turned face up until emptied
         self.turn = Turn()
         self.next_id = 1
         self.finished = False
@@ -156,6 +158,7 @@ class State:
         s.area_attrs = dict(self.area_attrs)
         s.zones = dict(self.zones)
         s.unknown = self.unknown
+        s.revealed = self.revealed
         s.turn = self.turn
         s.next_id = self.next_id
         s.finished = self.finished

@@ -31,7 +31,7 @@ from compiler.engine.state import SET_ASIDE, STACKS, Pile, Piles, State, ZoneKey
 from compiler.ir import model as m
 
 __all__ = ["SET_ASIDE", "STACKS", "Zone", "ZoneKey", "cards", "deal", "piles", "put",
-           "rotate", "set_piles", "set_up", "shuffle", "size", "split", "take", "take_top",
+           "rotate", "cards_top_first", "set_piles", "set_up", "shuffle", "size", "split", "take", "take_top",
            "tops", "zone_table"]
 
 
@@ -121,6 +121,17 @@ def cards(st: State, key: ZoneKey) -> list[str]:
     if not hidden:
         return known
     return known + _unknown_cards(st)[:hidden]
+
+
+def cards_top_first(st: State, key: ZoneKey) -> list[str]:
+    """The cards in the zone as a player reads it: pile by pile, each from its top (what
+    `cards in Z` lists, so `first(cards in deck)` is the card on top)."""
+    content = st.zones.get(key, ())
+    if not any(c is None for p in content for c in p):
+        return [c for p in content for c in reversed(p)]  # type: ignore[misc]
+    unknown = iter(_unknown_cards(st))
+    return [c if c is not None else next(unknown, None)  # type: ignore[misc]
+            for p in content for c in reversed(p)]
 
 
 def _unknown_cards(st: State) -> list[str]:

@@ -152,6 +152,14 @@ class ZoneDecl(Decl):
     legacy: bool = False                 # written `stacks …`
 
 
+class CardsStart(Decl):
+    """`cards start in Z`: where every card is when the game is set up (and, in a
+    position, every card not said to be elsewhere)."""
+
+    decl: Literal["cards_start"] = "cards_start"
+    zone: str
+
+
 class FirstTileDecl(Decl):
     decl: Literal["first_tile"] = "first_tile"
     cell: tuple[int, int]
@@ -319,7 +327,7 @@ class Look(Decl):
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
-        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, FirstTileDecl, UseTiles, StepDecl, Action,
+        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, CardsStart, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look, CardKind, CardLook,
         RoundDecl, GameAttribute, OrderDecl, NextTurnDecl,
     ],
@@ -406,7 +414,7 @@ class PositionFact(Node):
     fact: Literal[
         "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
-        "game", "round", "waiting",
+        "game", "round", "waiting", "zone", "zone_size",
     ]
     args: list[str | int | None | list[str | None]] = []
 

@@ -215,9 +215,18 @@ class StackOn(Stmt):
 
 
 class Move(Stmt):
+    """Move a piece to a site, or a card (or every card of a collection) to a zone.
+
+    `source` is the zone a card is taken from: written `from Z`, or filled in by
+    the checker from where the card was chosen (its provenance). `what` is set
+    by the checker from the type of `piece`.
+    """
+
     node: Literal["move"] = "move"
     piece: Expr
     to: Expr
+    source: Expr | None = None
+    what: Literal["piece", "card"] = "piece"
 
 
 class Return(Stmt):
@@ -330,6 +339,38 @@ class Discard(Stmt):
     card: Expr
 
 
+class Deal(Stmt):
+    """Up to `count` cards, one at a time, from the top of one zone onto another."""
+
+    node: Literal["deal"] = "deal"
+    count: Expr
+    source: Expr
+    target: Expr
+
+
+class Shuffle(Stmt):
+    """Put a zone's cards in a new order: a chance event."""
+
+    node: Literal["shuffle"] = "shuffle"
+    zone: Expr
+
+
+class Reveal(Stmt):
+    """Turn a zone face up (every player's of that name, or `owner`'s) until it next empties."""
+
+    node: Literal["reveal"] = "reveal"
+    zone: str
+    owner: Expr | None = None
+
+
+class Rotate(Stmt):
+    """Every player's zone of that name passes `by` seats on, all at once."""
+
+    node: Literal["rotate"] = "rotate"
+    zone: str
+    by: Expr
+
+
 class Apply(Stmt):
     """Run a named `effect` with these arguments bound to its parameters."""
 
@@ -343,7 +384,7 @@ class Apply(Stmt):
 Statement = Annotated[
     Union[
         Place, StackOn, Move, Return, Give, Draw, SetAttr, ClearAttr, GrantOne, GrantMany,
-        ForEach, If, Let, Lay, Discard, Apply,
+        ForEach, If, Let, Lay, Discard, Apply, Deal, Shuffle, Reveal, Rotate,
     ],
     Field(discriminator="node"),
 ]
@@ -365,5 +406,6 @@ def names_in(node: object) -> set[str]:
 
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
                IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
-               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply):
+               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply, Deal,
+               Shuffle, Reveal, Rotate):
     _model.model_rebuild()

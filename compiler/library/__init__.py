@@ -18,7 +18,7 @@ attributes of pieces, sites and areas, in `ATTRIBUTES`).
 from __future__ import annotations
 
 # Imported for what they register, in this order.
-from compiler.library import core, players, board, stock, attributes, turns  # noqa: F401, I001
+from compiler.library import core, players, board, stock, attributes, turns, cards  # noqa: F401, I001
 from compiler.library.base import (ATTRIBUTES, LIBRARY, Builtin, KernelAttribute, attributes_of,
                                    register, register_attribute)
 

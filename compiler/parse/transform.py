@@ -10,7 +10,7 @@ import re
 import textwrap
 from typing import Any
 
-from lark import Token, Transformer_NonRecursive, v_args
+from lark import Token, v_args
 from lark.tree import Meta
 
 from compiler.ir import cards as cd
@@ -18,6 +18,7 @@ from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.parse.transform_cards import CardsTransformer
 from compiler.parse.transform_turns import TurnsMixin
+from compiler.parse.transform_zones import ZonesTransformer
 
 
 # The longest whole number a rules file may write. Python refuses to read
@@ -76,7 +77,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(CardsTransformer, TurnsMixin, Transformer_NonRecursive):
+class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep
@@ -552,9 +553,6 @@ class ToIR(CardsTransformer, TurnsMixin, Transformer_NonRecursive):
     def stack(self, meta: Meta, c: list[Any]) -> n.StackOn:
         owner = next((x.value for x in c[1:-1] if isinstance(x, _Tagged)), None)
         return n.StackOn(kind=str(c[0]), on=c[-1], owner=owner, loc=self._loc(meta))
-
-    def move(self, meta: Meta, c: list[Any]) -> n.Move:
-        return n.Move(piece=c[0], to=c[1], loc=self._loc(meta))
 
     def return_(self, meta: Meta, c: list[Any]) -> n.Return:
         return n.Return(what=c[0], loc=self._loc(meta))

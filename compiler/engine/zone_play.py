@@ -1,0 +1,231 @@
+"""Zones in play: the closures for zone expressions (`deck`, `hand of p`, `cards in Z`)
+and for the statements that move cards between zones (`move c from Z to W`,
+`deal`, `shuffle`, `rotate`, `reveal`).
+
+A zone expression evaluates to its key in `State.zones`; the operations
+themselves are those of `compiler/engine/zones.py`, so every zone behaves
+alike. Each statement notes what it did, citing its rule, in words a player
+would say at the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine import zones
+from compiler.engine.state import ZoneKey
+from compiler.engine.zones import Zone
+from compiler.ir import nodes as n
+
+if TYPE_CHECKING:
+    from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.game import Game
+
+Fn = Callable[["Env"], Any]
+Run = Callable[["Env"], None]
+
+
+def _error(message: str) -> Exception:
+    from compiler.engine.evaluate import RuleError  # evaluate imports this module
+    return RuleError(message)
+
+
+def table(game: Game) -> dict[str, Zone]:
+    """The game's declared zones by name (built once per game)."""
+    found = getattr(game, "_zones_by_id", None)
+    if found is None:
+        found = {z.id: z for z in game.zones[2:]}
+        game._zones_by_id = found  # type: ignore[attr-defined]
+    return found
+
+
+def start_zone(game: Game) -> Zone | None:
+    """The zone every card starts in (`cards start in Z`), if the rules name one."""
+    name = next((d.zone for d in game.decls if getattr(d, "decl", None) == "cards_start"), None)
+    return table(game).get(name) if name else None
+
+
+# ------------------------------------------------------------------ expressions
+
+
+def zone_key(cx: ExprCompiler, node: Any) -> Fn:
+    """A zone expression's key: `deck` -> (i, -1); `hand of p` -> (i, seat of p)."""
+    owner_node = None
+    if isinstance(node, n.Collection):
+        owner_node, node = node.owner, node.source
+    z = table(cx.game)[node.id]
+    if not z.per_player:
+        key = z.key()
+        return lambda env: key
+    if owner_node is None:
+        raise _error(f"whose {z.id}?")
+    owner = cx(owner_node)
+    index = z.index
+
+    def key_of(env: Env) -> ZoneKey:
+        p = owner(env)
+        if p is None:
+            raise _error(f"`{z.id}` of nobody")
+        return (index, p)
+    return key_of
+
+
+def cards_in(cx: ExprCompiler, node: n.Collection) -> Fn:
+    """`cards in Z`: the zone's cards, top first, copies repeated."""
+    key = zone_key(cx, node.within)
+    return lambda env: tuple(zones.cards_top_first(env.state, key(env)))
+
+
+def is_zone(node: Any) -> bool:
+    return node is not None and node.type == "zone"
+
+
+def reads_zone(node: Any) -> bool:
+    """Whether a `choose` domain lists a zone's cards (its copies are then one move each)."""
+    if isinstance(node, n.Filtered):
+        return reads_zone(node.collection)
+    return isinstance(node, n.Collection) and is_zone(node.within)
+
+
+def distinct(domain: Fn) -> Fn:
+    """Each card once, in first-seen order: copies of a card are the same choice."""
+    return lambda env: tuple(dict.fromkeys(domain(env)))
+
+
+# ------------------------------------------------------------------- statements
+
+
+def zone_title(game: Game, key: ZoneKey) -> str:
+    """"the draw deck", "red's hand"."""
+    z = game.zones[key[0]]
+    decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
+                 and getattr(d, "id", None) == z.id), None)
+    title = decl.title if decl is not None else z.id
+    if key[1] >= 0:
+        return f"{game.seat_name(key[1])}'s {title}"
+    return f"the {title}"
+
+
+def _emptied(st: Any, key: ZoneKey) -> None:
+    """A revealed zone turns face down again once it is empty."""
+    if key in st.revealed and not zones.size(st, key):
+        st.revealed = st.revealed - {key}
+
+
+def move_cards(game: Game, cx: ExprCompiler, s: n.Move, note: Callable[..., None]) -> Run:
+    what = cx(s.piece)
+    many = (s.piece.type or "").startswith("set:")
+    if s.source is None:
+        raise _error("a card moved needs the zone it is taken from")
+    source, target = zone_key(cx, s.source), zone_key(cx, s.to)
+    rule = s.rule
+
+    def move(env: Env) -> None:
+        st = env.state
+        value = what(env)
+        cards = list(value) if many else [value]
+        src, dst = source(env), target(env)
+        ordered = game.zones[dst[0]].ordered
+        for card in cards:
+            if card is None:
+                raise _error("there is no card to move")
+            if not zones.take(st, src, card):
+                raise _error(f"{card} is not in {zone_title(game, src)}")
+            zones.put(st, dst, card, ordered=ordered)
+        _emptied(st, src)
+        if cards:
+            shown = ", ".join(cards) if len(cards) <= 6 else f"{len(cards)} cards"
+            note(env, "moved", rule, f"{shown} {'goes' if len(cards) == 1 else 'go'} from "
+                 f"{zone_title(game, src)} to {zone_title(game, dst)}", cards=cards,
+                 origin=zone_title(game, src))
+    return move
+
+
+def deal(game: Game, cx: ExprCompiler, s: n.Deal, note: Callable[..., None]) -> Run:
+    count, source, target = cx(s.count), zone_key(cx, s.source), zone_key(cx, s.target)
+    rule = s.rule
+
+    def deal_(env: Env) -> None:
+        st = env.state
+        src, dst = source(env), target(env)
+        k = count(env)
+        dealt = zones.deal(st, src, dst, max(k, 0), ordered=game.zones[dst[0]].ordered)
+        _emptied(st, src)
+        note(env, "dealt", rule, f"{dealt} card{'s' if dealt != 1 else ''} dealt from "
+             f"{zone_title(game, src)} to {zone_title(game, dst)}", count=dealt)
+    return deal_
+
+
+def shuffle(game: Game, cx: ExprCompiler, s: n.Shuffle, note: Callable[..., None]) -> Run:
+    zone = zone_key(cx, s.zone)
+    rule = s.rule
+
+    def shuffle_(env: Env) -> None:
+        st = env.state
+        key = zone(env)
+        zones.shuffle(st, key, rng(env, key))
+        note(env, "shuffled", rule, f"{zone_title(game, key)} is shuffled")
+    return shuffle_
+
+
+def rng(env: Env, key: ZoneKey) -> random.Random:
+    """The random source of a shuffle.
+
+    Until chance outside moves is recorded (slice S9), a shuffle is decided by
+    the table's random source when there is one (set-up from a seed, random
+    play), else derived from the position itself (the turn and the zone's
+    content), so replaying the same moves from the same position always gives
+    the same order.
+    """
+    found = getattr(env, "rng", None) or env.sampler
+    if found is not None:
+        return found
+    st = env.state
+    text = repr((st.turn.number, key, st.zones.get(key, ())))
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
+
+
+def rotate(game: Game, cx: ExprCompiler, s: n.Rotate, note: Callable[..., None]) -> Run:
+    z = table(game)[s.zone]
+    by = cx(s.by)
+    rule = s.rule
+
+    def rotate_(env: Env) -> None:
+        st = env.state
+        k = by(env)
+        zones.rotate(st, z.index, k)
+        if st.revealed:
+            n_ = st.players
+            st.revealed = frozenset((i, (p + k) % n_) if i == z.index and p >= 0 else (i, p)
+                                    for i, p in st.revealed)
+        note(env, "passed", rule, f"every player passes their {_decl_title(game, z)} "
+             f"{abs(k)} seat{'s' if abs(k) != 1 else ''} "
+             f"{'clockwise' if k >= 0 else 'anticlockwise'}", by=k)
+    return rotate_
+
+
+def reveal(game: Game, cx: ExprCompiler, s: n.Reveal, note: Callable[..., None]) -> Run:
+    z = table(game)[s.zone]
+    owner = cx(s.owner) if s.owner is not None else None
+    rule = s.rule
+
+    def reveal_(env: Env) -> None:
+        st = env.state
+        if owner is not None:
+            keys = [z.key(owner(env))]
+        else:
+            keys = z.keys(st.players)
+        st.revealed = st.revealed | frozenset(k for k in keys if zones.size(st, k))
+        whose = zone_title(game, keys[0]) if owner is not None or not z.per_player else \
+            f"every {_decl_title(game, z)}"
+        note(env, "revealed", rule, f"{whose} is turned face up")
+    return reveal_
+
+
+def _decl_title(game: Game, z: Zone) -> str:
+    decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
+                 and getattr(d, "id", None) == z.id), None)
+    return decl.title if decl is not None else z.id
