@@ -145,11 +145,11 @@ def write(game: Game, st: State) -> tuple[dict[str, ZoneValue] | None, list[str]
         if z.per_player:
             by_seat: dict[str, Cards | list[Cards]] = {}
             for key in z.keys(st.players):
-                piles = [list(reversed(p)) for p in zones.piles(st, key)]
+                piles = [list(p if not z.ordered else reversed(p)) for p in zones.piles(st, key)]
                 by_seat[game.seat_id(key[1])] = piles[0] if z.piles == 1 else piles
             out[z.id] = by_seat
         else:
-            out[z.id] = [list(reversed(p)) for p in zones.piles(st, z.key())]
+            out[z.id] = [list(p if not z.ordered else reversed(p)) for p in zones.piles(st, z.key())]
     revealed = sorted(f"{game.zones[i].id}" + (f" {game.seat_id(p)}" if p >= 0 else "")
                       for i, p in st.revealed)
     return out, revealed

@@ -76,7 +76,9 @@ def zone_key(cx: ExprCompiler, node: Any) -> Fn:
 def cards_in(cx: ExprCompiler, node: n.Collection) -> Fn:
     """`cards in Z`: the zone's cards, top first, copies repeated."""
     key = zone_key(cx, node.within)
-    return lambda env: tuple(zones.cards_top_first(env.state, key(env)))
+    within = node.within.source if isinstance(node.within, n.Collection) else node.within
+    ordered = table(cx.game)[within.id].ordered
+    return lambda env: tuple(zones.cards_top_first(env.state, key(env), ordered))
 
 
 def is_zone(node: Any) -> bool:
@@ -106,7 +108,7 @@ def zone_title(game: Game, key: ZoneKey) -> str:
     title = decl.title if decl is not None else z.id
     if key[1] >= 0:
         return f"{game.seat_name(key[1])}'s {title}"
-    return f"the {title}"
+    return title if title.startswith("the ") else f"the {title}"
 
 
 def _emptied(st: Any, key: ZoneKey) -> None:

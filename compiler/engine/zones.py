@@ -123,15 +123,17 @@ def cards(st: State, key: ZoneKey) -> list[str]:
     return known + _unknown_cards(st)[:hidden]
 
 
-def cards_top_first(st: State, key: ZoneKey) -> list[str]:
+def cards_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
     """The cards in the zone as a player reads it: pile by pile, each from its top (what
-    `cards in Z` lists, so `first(cards in deck)` is the card on top)."""
+    `cards in Z` lists, so `first(cards in deck)` is the card on top); an unordered zone's
+    in their sorted order. An unknown card stands for one not yet accounted for."""
     content = st.zones.get(key, ())
+    step = -1 if ordered else 1
     if not any(c is None for p in content for c in p):
-        return [c for p in content for c in reversed(p)]  # type: ignore[misc]
+        return [c for p in content for c in p[::step]]  # type: ignore[misc]
     unknown = iter(_unknown_cards(st))
     return [c if c is not None else next(unknown, None)  # type: ignore[misc]
-            for p in content for c in reversed(p)]
+            for p in content for c in p[::step]]
 
 
 def _unknown_cards(st: State) -> list[str]:

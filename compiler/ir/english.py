@@ -40,6 +40,8 @@ class Vocabulary:
     cards: dict[str, str] = field(default_factory=dict)
     card_phrases: dict[str, str] = field(default_factory=dict)
     abilities: dict[str, Any] = field(default_factory=dict)
+    zones: dict[str, str] = field(default_factory=dict)  # declared zones' titles, by id
+    shared_zones: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
@@ -80,6 +82,10 @@ class Vocabulary:
                         v.card_phrases.setdefault(p.name, p.phrase)
                 for a in d.abilities:
                     v.abilities.setdefault(a.name, a)
+            elif isinstance(d, m.ZoneDecl) and not d.legacy:
+                v.zones[d.id] = d.title
+                if not d.per_player:
+                    v.shared_zones.add(d.id)
         v.cards = {c.id: c.title for c in ruleset.cards()}
         return v
 
@@ -171,6 +177,11 @@ def article(word: str) -> str:
     return ("an " if vowel else "a ") + word
 
 
+def the(title: str) -> str:
+    """A title with its definite article, once: "the draw deck", and "the box" as written."""
+    return title if title.startswith("the ") else f"the {title}"
+
+
 def counted(number: int, singular: str, plural: str | None = None) -> str:
     """"1 tile", "3 tiles": a number with its noun in the right number."""
     return f"{number} {singular if number == 1 else (plural or singular + 's')}"
@@ -246,6 +257,8 @@ class English:
     def e_name(self, node: n.Name) -> str:
         if node.ref == "card":
             return f"the {self.v.cards.get(node.id, node.id)}"
+        if node.category == "zone":
+            return the(self.v.zones.get(node.id, node.id))
         if node.ref == "kind":
             return f"the {self.v.many(node.id)}"
         if node.ref == "builtin" or node.id in ("closer", "it"):
@@ -301,6 +314,14 @@ class English:
 
     def collection(self, node: Any, alias: bool = True) -> str:
         """`pawn in a of p` -> "p's pawns in a"."""
+        if isinstance(node, n.Collection) and node.type == "zone":
+            title = self.v.zones.get(node.source.id, "")  # type: ignore[union-attr]
+            if node.owner is None:
+                return the(title)
+            return f"{_possessive(self(node.owner))} {title}"
+        if isinstance(node, n.Collection) and node.within is not None \
+                and node.within.type == "zone":
+            return f"the cards in {self(node.within)}"
         if isinstance(node, n.Collection):
             src = node.source
             if isinstance(src, n.Name) and src.ref in ("kind", "builtin"):
@@ -536,7 +557,36 @@ class English:
         return f"put {article(self.v.one(s.kind))}{whose} on top of {self(s.on)}"
 
     def s_move(self, s: n.Move) -> str:
+        if s.what == "card" and s.source is not None and isinstance(s.piece, n.Name):
+            return f"move {self(s.piece)} from {self(s.source)} to {self(s.to)}"
         return f"move {self(s.piece)} to {self(s.to)}"
+
+    def s_deal(self, s: n.Deal) -> str:
+        count = self(s.count)
+        cards = "card" if count == "1" else "cards"
+        return f"deal {count} {cards} from {self(s.source)} to {self(s.target)}"
+
+    def s_shuffle(self, s: n.Shuffle) -> str:
+        return f"shuffle {self(s.zone)}"
+
+    def s_rotate(self, s: n.Rotate) -> str:
+        title = self.v.zones.get(s.zone, s.zone.replace("_", " "))
+        k = s.by.value if isinstance(s.by, n.Number) else \
+            -s.by.value.value if isinstance(s.by, n.Neg) and isinstance(s.by.value, n.Number) \
+            else None
+        if k is None:
+            return (f"every player passes their {title} to the player {self(s.by)} seats on "
+                    f"(clockwise; a negative number, anticlockwise)")
+        way = "clockwise" if k >= 0 else "anticlockwise"
+        return f"every player passes their {title} to the player {counted(abs(k), 'seat')} {way}"
+
+    def s_reveal(self, s: n.Reveal) -> str:
+        title = self.v.zones.get(s.zone, s.zone.replace("_", " "))
+        if s.owner is not None:
+            return f"turn {_possessive(self(s.owner))} {title} face up"
+        if s.zone in self.v.shared_zones:
+            return f"turn {the(title)} face up"
+        return f"turn every {title} face up"
 
     def s_return(self, s: n.Return) -> str:
         return f"return {self(s.what)} to their owners' supplies" \

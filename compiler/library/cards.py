@@ -30,17 +30,15 @@ class Cards(Builtin):
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         from compiler.engine.zones import cards_top_first
 
-        keys = [k for z in cx.game.zones[2:] for k in z.keys(0)]
+        shared = [z for z in cx.game.zones[2:] if not z.per_player]
         per_player = [z for z in cx.game.zones[2:] if z.per_player]
 
         def cards(env: Env) -> tuple[Any, ...]:
             st = env.state
             out: list[Any] = []
-            for key in keys:
-                out += cards_top_first(st, key)
-            for z in per_player:
+            for z in shared + per_player:
                 for key in z.keys(st.players):
-                    out += cards_top_first(st, key)
+                    out += cards_top_first(st, key, z.ordered)
             return tuple(out)
         return cards
 

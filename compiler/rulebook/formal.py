@@ -14,7 +14,7 @@ from typing import Any
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.ir.english import English, Vocabulary, article
+from compiler.ir.english import English, Vocabulary, article, the
 from compiler.library import LIBRARY
 from compiler.load import REPO_ROOT
 from compiler.rulebook.links import Index
@@ -146,7 +146,14 @@ class Formal:
         return ["Each player's supply:", "", head, sep, *rows]
 
     def d_zone(self, d: m.ZoneDecl, rule: m.Rule) -> list[str]:
-        return self._stacks(d) if d.legacy else []
+        if d.legacy:
+            return self._stacks(d)
+        return [zone_sentence(d)]
+
+    def d_cards_start(self, d: m.CardsStart, rule: m.Rule) -> list[str]:
+        title = next((z.title for z in self.rs.all_decls()
+                      if isinstance(z, m.ZoneDecl) and z.id == d.zone), d.zone)
+        return [f"When the game is set up, every card is in {the(title)}."]
 
     def _stacks(self, d: m.ZoneDecl) -> list[str]:
         """The legacy zone, in the sentence the `stacks` declaration has always had."""
@@ -378,3 +385,18 @@ class Formal:
 def _capital(text: str) -> str:
     """The first letter in capitals, the rest as written (names keep theirs)."""
     return text[:1].upper() + text[1:]
+
+
+def zone_sentence(d: m.ZoneDecl) -> str:
+    """A declared zone in one sentence: whose it is, how it is kept, who sees it."""
+    title = d.title.removeprefix("the ")
+    whose = f"Each player has {article(title)}" if d.per_player else f"There is one {title}"
+    piles = f" of {d.piles} piles" if d.piles > 1 else ""
+    kept = " whose cards keep their order (the top card first)" if d.ordered else \
+        ", a set of cards in no order"
+    seen = {"everyone": "everyone may look at its cards",
+            "owner": "only its owner may look at its cards",
+            "nobody": "nobody may look at its cards",
+            "top": "the top card of each pile is face up"}[d.visible]
+    play = "; the cards in it are in play" if d.in_play else ""
+    return f"{whose}{piles}{kept}; {seen}{play}."
