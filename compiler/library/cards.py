@@ -24,8 +24,14 @@ class Cards(Builtin):
     summary = ("Every card kept in a zone (not those laid on the board); `cards in Z` is the "
                "cards of one zone, top first, and `cards in hand of p` a player's.")
     example = "count(cards in deck)"
-    setting = ('zone deck "draw deck" shared ordered hidden\n'
-               'zone hand "hand" each private\n')
+    setting = """
+        zone deck "draw deck" shared ordered hidden
+        at end of turn {
+            if EXAMPLE > 0 {
+                give 1 points to me
+            }
+        }
+    """
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         from compiler.engine.zones import cards_top_first

@@ -49,6 +49,9 @@ KEYWORDS: tuple[str, ...] = (
     "settles", "some", "source", "stack", "stacks", "start", "step", "subtitle", "suffix",
     "supply", "teams", "term", "text", "then", "tile", "tiles", "title", "to", "top", "turn",
     "turns", "unlimited", "use", "version", "vs", "waiting", "when", "where", "winner", "with",
+    # zones (slice S4 of issue 10)
+    "deal", "hidden", "ordered", "piles", "private", "public", "reveal", "rotate", "shared",
+    "showing", "shuffle", "unordered", "zone",
 )
 
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).

@@ -577,6 +577,37 @@ CONSTRUCTS: list[Construct] = [
         example="first tile at 0,0",
         ir=("FirstTileDecl",), replaces=("first tile",)),
     Construct(
+        name="zone", grammar_rule="zone_decl", group=B, context="rule",
+        also=("zone_owner", "zone_order", "zone_visibility", "zone_piles", "zone_in_play"),
+        summary="A place cards are kept off the board: a deck, each player's hand, a discard "
+                "pile. `shared` makes one for the table, `each` one per player (named `hand of "
+                "p`). An `ordered` zone keeps the order cards came in, its top card first "
+                "(the default for a shared zone); an `unordered` one is a set of cards (the "
+                "default for a player's). Who may look is declared (`public`, the default; "
+                "`private`: its owner; `hidden`: nobody; `showing top`: the top card of each "
+                "pile) but never decides what is legal: the engine judges the whole table. "
+                "`piles N` splits it into piles; `in play` says its cards' abilities count.",
+        example='''
+            zone deck "draw deck" shared ordered hidden piles 2
+            zone hand "hand" each unordered private
+            zone market "market" shared showing top in play
+            zone discards "discard pile" shared public
+        ''',
+        shows=("zone_decl", "zone_shared", "zone_each", "zone_ordered", "zone_unordered",
+               "see_nobody", "see_owner", "see_top", "see_everyone", "zone_piles",
+               "zone_in_play"),
+        ir=("ZoneDecl",)),
+    Construct(
+        name="cards start in", grammar_rule="cards_start", group=B, context="rule",
+        summary="The zone every card is in when the game is set up, before the rules deal "
+                "them out; in a position, every card not said to be elsewhere is there, face "
+                "down.",
+        example='''
+            zone box "the box" shared unordered hidden
+            cards start in box
+        ''',
+        ir=("CardsStart",)),
+    Construct(
         name="use tiles", grammar_rule="use_tiles", group=B, context="rule",
         summary="The tile sets this ruleset plays with; a variant can swap or add sets.",
         example="use tiles base",
@@ -998,6 +1029,72 @@ CONSTRUCTS: list[Construct] = [
             discard card
         ''',
         ir=("Discard",)),
+    Construct(
+        name="move a card", grammar_rule="move", group=T, context="rule", also=("move_from",),
+        summary="Moves a card (or every card of a collection) from one zone to the top of "
+                "another. A card chosen from, `let`-bound to or walked over `cards in Z` "
+                "remembers `Z`; otherwise say where it is taken from with `from`. A card that "
+                "is not there makes the move illegal, and nothing changes.",
+        example='''
+            zone hand "hand" each private
+            zone discards "discard pile" shared ordered public
+            at end of turn {
+                for each c in cards in hand of me where count(cards in hand of me) > 2 {
+                    move c to discards
+                }
+                move first(cards in discards) from discards to hand of me
+            }
+        ''',
+        shows=("move", "move_from"), ir=("Move",)),
+    Construct(
+        name="deal", grammar_rule="deal", group=T, context="rule",
+        summary="Deals up to N cards, one at a time, from the top of an ordered zone to "
+                "another (as many as there are, if fewer).",
+        example='''
+            zone deck "draw deck" shared ordered hidden
+            zone hand "hand" each private
+            at start of game {
+                for each p in players {
+                    deal 2 from deck to hand of p
+                }
+            }
+        ''',
+        ir=("Deal",)),
+    Construct(
+        name="shuffle", grammar_rule="shuffle", group=T, context="rule",
+        summary="Puts an ordered zone's cards in a new order: chance. For now the order comes "
+                "from the table's random source (the game's seed, or random play), or else "
+                "from the position itself, so a replay always shuffles alike.",
+        example='''
+            zone deck "draw deck" shared ordered hidden
+            at start of game {
+                shuffle deck
+            }
+        ''',
+        ir=("Shuffle",)),
+    Construct(
+        name="rotate", grammar_rule="rotate", group=T, context="rule",
+        summary="Every player's zone of that name passes k seats on, all at once: with 1, "
+                "each player's hand goes to the next player clockwise; with -1, anticlockwise.",
+        example='''
+            zone hand "hand" each private
+            at end of turn {
+                rotate hand by 1
+            }
+        ''',
+        ir=("Rotate",)),
+    Construct(
+        name="reveal", grammar_rule="reveal", group=T, context="rule",
+        summary="Turns a zone face up until it next becomes empty: every player's zone of "
+                "that name, or with `of p` one player's.",
+        example='''
+            zone chosen "chosen card" each private
+            at end of turn {
+                reveal chosen of me
+                reveal chosen
+            }
+        ''',
+        ir=("Reveal",)),
     # ------------------------------------------------ triggers and scoring
     Construct(
         name="when … closes", grammar_rule="trigger", group=G, context="rule",
@@ -1360,6 +1457,53 @@ CONSTRUCTS: list[Construct] = [
                "pos_area", "pos_supply", "pos_stacks", "tile_stack", "unknown_tile",
                "pool_holder", "true_value", "expect_closed", "expect_open", "expect_piece",
                "expect_no_piece", "expect_supply", "expect_step"),
+        ir=("Example", "PositionFact")),
+    Construct(
+        name="zones in examples", grammar_rule="pos_zone", group=E, context="top",
+        also=("zone_cards", "card_entry"),
+        summary="What a zone holds, top card first (`?`: a card nobody at the table knows), "
+                "with the seat for a player's zone; `expect zone` checks its cards (in order, "
+                "if the zone is ordered) and `expect zone … holds N` how many it holds.",
+        example='''
+            chapter cards "Cards" {
+                rule cards.hands "Hands" {
+                    zone hand "hand" each private
+                    zone discards "discard pile" shared ordered public
+                }
+            }
+
+            example hands_kept "Research leaves the hands alone" {
+                illustrates main.research
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    stacks [], []
+                    zone hand red [?]
+                    zone discards []
+                }
+                play "research"
+                expect zone hand red [?]
+                expect zone hand blue holds 0
+            }
+
+            example discards_kept "Research leaves the discard pile alone" {
+                illustrates main.research
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    stacks [], []
+                    zone discards [t3]
+                }
+                play "research"
+                expect zone discards [t3]
+            }
+        ''',
+        shows=("pos_zone", "zone_cards", "card_entry", "unknown_card", "expect_zone",
+               "expect_zone_size"),
         ir=("Example", "PositionFact")),
     Construct(
         name="illegal moves", grammar_rule="expectation", group=E, context="top",
