@@ -119,7 +119,10 @@ class ZoneTypes:
             node.within = within = n.Collection(source=within, owner=node.owner,
                                                 loc=_span(within.loc, node.owner.loc))
             node.owner = None
-        self.expect(within, scope, ZONE, "where the cards are, after `in`")
+        got = self.expr(within, scope)
+        if got not in (ZONE, "any") and not got.startswith("zones:"):  # "whose?" is said
+            self.report(within.loc, "type", f"where the cards are, after `in`, should be a "
+                                            f"zone, but this is {_words(got)}")
         return "set:card"
 
     # -------------------------------------------------------------- provenance
@@ -129,7 +132,7 @@ class ZoneTypes:
         if isinstance(node, n.Filtered):
             return self.origin(node.collection, scope)
         if isinstance(node, n.Collection) and node.within is not None \
-                and node.within.type == ZONE and node.type == "set:card":
+                and (node.within.type or "").startswith(ZONE) and node.type == "set:card":
             return node.within
         if isinstance(node, n.Call) and node.func in ("first", "only") and node.args:
             return self.origin(node.args[0], scope)
@@ -164,8 +167,9 @@ class ZoneTypes:
             self.expect(s.to, scope, "site", "where `move` goes")
             return
         s.what = "card"
-        if s.source is None:
+        if s.source is None or s.inferred:
             s.source = self.origin(s.piece, scope)
+            s.inferred = s.source is not None
             if s.source is None:
                 shown = s.piece.id if isinstance(s.piece, n.Name) else "the card"
                 self.report(s.piece.loc, "type", f"say where {shown} is taken from: "

@@ -227,6 +227,7 @@ class Move(Stmt):
     to: Expr
     source: Expr | None = None
     what: Literal["piece", "card"] = "piece"
+    inferred: bool = False  # `source` is the card's provenance, not written
 
 
 class Return(Stmt):
