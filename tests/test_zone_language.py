@@ -263,3 +263,55 @@ def test_a_shared_zone_has_no_owner(tmp_path: Path) -> None:
     errors = _errors(tmp_path, "move c to discards", "move c to discards of me")
     assert errors == ["`discards` is shared: there is one discard pile for the table, so no "
                       "`of` is needed | None"]
+
+
+def test_in_random_games_every_card_is_in_exactly_one_zone(rules: Rules) -> None:
+    from compiler.engine.random_play import random_game
+    for seed in range(5):
+        for players in (2, 3, 4):
+            pos, _ = random_game(rules, players, seed)
+            held = from_state(rules, pos.state).zones or {}
+            cards: list[object] = []
+            for value in held.values():
+                for pile in (value.values() if isinstance(value, dict) else value):
+                    cards += pile
+            assert sorted(cards) == [f"c{i}" for i in range(1, 9)]  # type: ignore[type-var]
+
+
+# --------------------------------------------------------------- notation
+
+
+def _with_action(tmp_path: Path, action: str) -> Rules:
+    folder = tmp_path / "card_table"
+    folder.mkdir()
+    text = SOURCE.replace("    rule play.end ", f"    rule play.swap \"Swapping\" {{\n{action}\n    }}\n\n    rule play.end ", 1)
+    text = text.replace("must one of pick, sell, stash", "must one of pick, sell, stash, swap")
+    (folder / "card_table.rules").write_text(text, encoding="utf-8")
+    return Rules(load_files([folder / "card_table.rules"])[0])
+
+
+SWAP = """
+        action swap "give cards back" {
+            notation "swap {c}[ returning {back}]"
+            choose c from cards in hand of me
+            choose some back from cards in chosen of me
+            move c to chosen of me
+            move back to hand of me
+        }
+"""
+
+
+def test_an_optional_part_of_a_notation_is_written_only_when_it_says_something(
+        tmp_path: Path) -> None:
+    rules = _with_action(tmp_path, SWAP)
+    pos = position(rules, hand={"north": ["c1"]}, chosen={"north": ["c2", "c3"]}, deck=["c4"])
+    written = sorted(rules.notation.format(pos.state, mv) for mv in pos.legal_moves()
+                     if mv.action == "swap")
+    assert written == ["swap c1 returning c2", "swap c1 returning c2 c3",
+                       "swap c1 returning c3"]
+    for text in written:
+        assert rules.notation.format(pos.state, rules.notation.parse(pos.state, text)) == text
+    plain = rules.notation.parse(pos.state, "swap c1")
+    assert plain.values == {"c": "c1", "back": ()}
+    assert rules.notation.format(pos.state, plain) == "swap c1"
+    assert rules.notation.parse(pos.state, "swap c1 returning -").values["back"] == ()

@@ -7,7 +7,11 @@ Each action declares a template, e.g. `"jump {p} to {dest}"`; every
     cell         2,-1                 piece    pawn@2,-1:lake
     rotation     r2 (the r is part of the template)
     area         any site of it (printed: its first site in reading order)
-    player       a seat id            several  pieces separated by spaces
+    player       a seat id            several  values separated by spaces; none: `-`
+
+A part of a template in brackets is written only when its parameters are not
+empty: `"build {c} at {cell}[ paying {src}]"` reads `build lab at 1,0` and
+`build lab at 1,0 paying 0,0`.
 
 Parsing is strict about meaning and lenient about spacing. Text that is not
 a move at all is *unreadable* (`NotationError`: the message says what moves
@@ -132,19 +136,29 @@ class Notation:
             self.regexes[a.id] = self._regex(a)
 
     def _regex(self, action: CompiledAction) -> re.Pattern[str]:
+        out = []
+        for part in re.split(r"(\[[^\]]*\])", template(action)):
+            if part.startswith("[") and part.endswith("]"):
+                # An optional part: written only when its parameter is not empty.
+                out.append(f"(?:{self._regex_part(action, part[1:-1])})?")
+            else:
+                out.append(self._regex_part(action, part))
+        return re.compile("".join(out))
+
+    def _regex_part(self, action: CompiledAction, text: str) -> str:
         types = {p.name: p.type for p in action.params}
         out = []
-        for part in re.split(r"(\{\w+\})", template(action)):
+        for part in re.split(r"(\{\w+\})", text):
             m = re.fullmatch(r"\{(\w+)\}", part)
             if m:
                 t = types.get(m.group(1), "str")
                 pat = self.patterns.get(t[4:] if t.startswith("set:") else t, r"\S+")
                 if t.startswith("set:"):
-                    pat = rf"{pat}(?:\s+{pat})*"
+                    pat = rf"(?:-|{pat}(?:\s+{pat})*)"  # `-`: none at all
                 out.append(f"(?P<{m.group(1)}>{pat})")
             else:
                 out.append(r"\s+".join(re.escape(w) for w in part.split(" ")))
-        return re.compile("".join(out))
+        return "".join(out)
 
     def ambiguities(self) -> list[tuple[str, str, str]]:
         """Pairs of actions whose notations read the same text, with a text they share.
@@ -204,12 +218,19 @@ class Notation:
         def show(m: re.Match[str]) -> str:
             name = m.group(1)
             return self.show(st, values.get(name), types.get(name, "str"))
-        return re.sub(r"\{(\w+)\}", show, template(action))
+
+        def optional(m: re.Match[str]) -> str:
+            named = re.findall(r"\{(\w+)\}", m.group(1))
+            if any(values.get(x) in (None, (), []) for x in named):
+                return ""
+            return re.sub(r"\{(\w+)\}", show, m.group(1))
+        text = re.sub(r"\[([^\]]*)\]", optional, template(action))
+        return re.sub(r"\{(\w+)\}", show, text)
 
     def show(self, st: State, v: Any, t: str) -> str:
         game = self.game
         if t.startswith("set:"):
-            return " ".join(self.show(st, x, t[4:]) for x in v)
+            return " ".join(self.show(st, x, t[4:]) for x in v) if v else "-"
         if t in ("cell", "tile"):
             return game.lattice.format_cell(v)
         if t == "site":
@@ -274,6 +295,8 @@ class Notation:
                             values.append((p.name, self.read(st, m.group(p.name), p.type)))
                         except NotThere as e:
                             raise NotThere(str(e), aid, p.name) from None
+                    elif p.name in rx.groupindex and p.type.startswith("set:"):
+                        values.append((p.name, ()))  # an optional part left out: none
             except NotThere as e:
                 absent = absent or e
                 continue
@@ -326,6 +349,8 @@ class Notation:
         """One parameter's value; `NotThere` if it names nothing on the table."""
         game = self.game
         if t.startswith("set:"):
+            if text.strip() == "-":
+                return ()
             return tuple(self.read(st, part, t[4:]) for part in text.split())
         if t in ("cell", "tile"):
             return cell(text)
