@@ -315,3 +315,33 @@ def test_an_optional_part_of_a_notation_is_written_only_when_it_says_something(
     assert plain.values == {"c": "c1", "back": ()}
     assert rules.notation.format(pos.state, plain) == "swap c1"
     assert rules.notation.parse(pos.state, "swap c1 returning -").values["back"] == ()
+
+
+PLACE = """
+        action swap "lay a card from the hand" {
+            notation "lay {c} at {cell}"
+            choose c from cards in hand of me
+            choose cell from frontier
+            lay c at cell
+        }
+"""
+
+
+def test_a_card_laid_from_the_hand_leaves_the_hand_first_face_up(tmp_path: Path) -> None:
+    rules = _with_action(tmp_path, PLACE)
+    pos = position(rules, hand={"north": ["c1", "c2"], "east": ["c3"]}, deck=["c4"])
+    lays = [rules.notation.format(pos.state, mv) for mv in pos.legal_moves()
+            if mv.action == "swap"]
+    assert lays and all(text.startswith(("lay c1 at", "lay c2 at")) for text in lays)
+    after = pos.apply(lays[0])
+    assert [(card, face, rot) for card, face, rot in after.state.board.values()] == \
+        [("c1", "a", 0)]
+    assert shown(rules, after)["hand"] == {"north": ["c3"], "east": ["c2"]}
+
+
+def test_a_laid_card_reads_where_it_comes_from_only_when_written(tmp_path: Path) -> None:
+    rules = _with_action(tmp_path, PLACE.replace("lay c at cell", "lay c from hand of me at cell"))
+    en = English(Vocabulary.of(rules.ruleset))
+    action = next(d for d in rules.ruleset.all_decls()
+                  if isinstance(d, m.Action) and d.id == "swap")
+    assert en.stmt(action.effects[0]) == "lay c from your hand at cell"

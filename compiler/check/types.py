@@ -547,7 +547,9 @@ class TypeChecker(ZoneTypes):
 
     def s_lay(self, s: n.Lay, scope: Scope) -> None:
         for e, t in ((s.card, "card"), (s.face, "face"), (s.cell, "cell"), (s.rotation, "int")):
-            self.expect(e, scope, t, "an operand of `lay`")
+            if e is not None:
+                self.expect(e, scope, t, "an operand of `lay`")
+        self.lay_source(s, scope)
 
     def s_discard(self, s: n.Discard, scope: Scope) -> None:
         self.expect(s.card, scope, "card", "what `discard` removes")

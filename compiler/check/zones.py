@@ -179,6 +179,15 @@ class ZoneTypes:
             self.expect(s.source, scope, ZONE, "where the card is taken from, after `from`")
         self.expect(s.to, scope, ZONE, "where the card goes, after `to`")
 
+    def lay_source(self: TypeChecker, s: n.Lay, scope: Scope) -> None:
+        """A card laid comes from the zone written after `from`, or the one it was chosen
+        from; with neither, from the stacks (a tile game's `lay`)."""
+        if s.source is None or s.inferred:
+            s.source = self.origin(s.card, scope)
+            s.inferred = s.source is not None
+        else:
+            self.expect(s.source, scope, ZONE, "where the card is taken from, after `from`")
+
     def s_deal(self: TypeChecker, s: n.Deal, scope: Scope) -> None:
         self.expect(s.count, scope, "int", "how many cards are dealt")
         self.expect(s.source, scope, ZONE, "where the cards are dealt from")

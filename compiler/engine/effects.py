@@ -467,7 +467,10 @@ class StmtCompiler:
 
     def s_lay(self, s: n.Lay) -> Run:
         game, rule = self.game, s.rule
-        card, face, cell, rot = (self.expr(e) for e in (s.card, s.face, s.cell, s.rotation))
+        card, cell = self.expr(s.card), self.expr(s.cell)
+        if s.face is None or s.rotation is None or s.source is not None:
+            return zone_play.lay(game, self.expr, s, card, cell, lay_tile)
+        face, rot = self.expr(s.face), self.expr(s.rotation)
 
         def lay(env: Env) -> None:
             st = env.state

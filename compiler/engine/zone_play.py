@@ -231,3 +231,34 @@ def _decl_title(game: Game, z: Zone) -> str:
     decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
                  and getattr(d, "id", None) == z.id), None)
     return decl.title if decl is not None else z.id
+
+
+def lay(game: Game, cx: ExprCompiler, s: n.Lay, card: Fn, cell: Fn,
+        lay_tile: Callable[..., None]) -> Run:
+    """`lay c [from Z] [face f] at x [rotation r]`: a card from a zone (or the stacks) onto
+    the board, its first face up and unturned unless the rule says otherwise."""
+    from compiler.engine.state import STACKS
+    face = cx(s.face) if s.face is not None else None
+    rot = cx(s.rotation) if s.rotation is not None else None
+    source = zone_key(cx, s.source) if s.source is not None else None
+    rule = s.rule
+
+    def lay_(env: Env) -> None:
+        st = env.state
+        c, x = card(env), cell(env)
+        if c is None:
+            raise _error("there is no card to lay")
+        f = face(env) if face is not None else game.catalogue.card_faces[c][0]
+        r = rot(env) if rot is not None else 0
+        if not game.fits(st, c, f, x, r):
+            raise _error(f"{c} {f} does not fit at {game.lattice.format_cell(x)} r{r}")
+        if source is None:
+            if not zones.take_top(st, STACKS, c):
+                raise _error(f"{c} is not on top of a stack")
+        else:
+            src = source(env)
+            if not zones.take(st, src, c):
+                raise _error(f"{c} is not in {zone_title(game, src)}")
+            _emptied(st, src)
+        lay_tile(env, game, c, f, x, r, rule)
+    return lay_

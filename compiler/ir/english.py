@@ -671,8 +671,12 @@ class English:
         return f"let {s.name.replace('_', ' ')} be {self(s.value)}"
 
     def s_lay(self, s: n.Lay) -> str:
-        return f"lay {self(s.card)} with face {self(s.face)} up at {self(s.cell)}, " \
-               f"turned {self(s.rotation)}"
+        whence = f" from {self(s.source)}" if s.source is not None and not s.inferred else ""
+        if s.face is None and s.rotation is None:
+            return f"lay {self(s.card)}{whence} at {self(s.cell)}"
+        face = f" with face {self(s.face)} up" if s.face is not None else ""
+        turned = f", turned {self(s.rotation)}" if s.rotation is not None else ""
+        return f"lay {self(s.card)}{whence}{face} at {self(s.cell)}{turned}"
 
     def s_discard(self, s: n.Discard) -> str:
         return f"set {self(s.card)} aside, out of the game"

@@ -324,13 +324,17 @@ class Let(Stmt):
 
 
 class Lay(Stmt):
-    """Put a tile from the stacks on the board."""
+    """Put a tile (a card) on the board: from the stacks, or from a zone (`source`:
+    written `from Z`, or the card's provenance); its first face up and unturned unless
+    `face` and `rotation` say otherwise."""
 
     node: Literal["lay"] = "lay"
     card: Expr
-    face: Expr
+    face: Expr | None = None
     cell: Expr
-    rotation: Expr
+    rotation: Expr | None = None
+    source: Expr | None = None
+    inferred: bool = False  # `source` is the card's provenance, not written
 
 
 class Discard(Stmt):

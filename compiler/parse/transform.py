@@ -611,7 +611,16 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer):
         return n.Let(name=str(c[0]), value=c[1], loc=self._loc(meta))
 
     def lay(self, meta: Meta, c: list[Any]) -> n.Lay:
-        return n.Lay(card=c[0], face=c[1], cell=c[2], rotation=c[3], loc=self._loc(meta))
+        t = _tags(c[1:])
+        cell = next(x for x in c[1:] if not isinstance(x, _Tagged))
+        return n.Lay(card=c[0], source=t.get("from"), face=t.get("face"), cell=cell,
+                     rotation=t.get("rotation"), loc=self._loc(meta))
+
+    def lay_face(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("face", c[0])
+
+    def lay_rotation(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("rotation", c[0])
 
     def discard(self, meta: Meta, c: list[Any]) -> n.Discard:
         return n.Discard(card=c[0], loc=self._loc(meta))

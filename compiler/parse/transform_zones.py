@@ -95,11 +95,12 @@ class ZonesTransformer(Transformer_NonRecursive):
     # -------------------------------------------------------------- statements
 
     def move(self, meta: Meta, c: list[Any]) -> n.Move:
-        source = c[1] if len(c) == 3 else None
+        source = c[1].value if len(c) == 3 else None
         return n.Move(piece=c[0], source=source, to=c[-1], loc=self._loc(meta))
 
     def move_from(self, meta: Meta, c: list[Any]) -> Any:
-        return c[0]
+        from compiler.parse.transform import _Tagged
+        return _Tagged("from", c[0])
 
     def deal(self, meta: Meta, c: list[Any]) -> n.Deal:
         return n.Deal(count=c[0], source=c[1], target=c[2], loc=self._loc(meta))

@@ -995,8 +995,11 @@ CONSTRUCTS: list[Construct] = [
         ir=("Let",)),
     Construct(
         name="lay", grammar_rule="lay", group=T, context="action",
+        also=("lay_face", "lay_rotation"),
         summary="Takes a tile from the stacks and lays it on the board, with a face, a cell "
-                "and a rotation. Whether it fits is for a `require` to say.",
+                "and a rotation. Whether it fits is for a `require` to say. A card chosen "
+                "from a zone (`cards in Z`) is taken from there, or say `from Z`; without "
+                "`face` its first face is up, without `rotation` it is not turned.",
         example='''
             choose card from drawable
             choose face from faces(card)
