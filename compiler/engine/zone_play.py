@@ -220,7 +220,10 @@ def reveal(game: Game, cx: ExprCompiler, s: n.Reveal, note: Callable[..., None])
             keys = [z.key(owner(env))]
         else:
             keys = z.keys(st.players)
-        st.revealed = st.revealed | frozenset(k for k in keys if zones.size(st, k))
+        shown = frozenset(k for k in keys if zones.size(st, k)) - st.revealed
+        if not shown:
+            return  # nothing there to turn face up
+        st.revealed = st.revealed | shown
         whose = zone_title(game, keys[0]) if owner is not None or not z.per_player else \
             f"every {_decl_title(game, z)}"
         note(env, "revealed", rule, f"{whose} is turned face up")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler import links as urls
+from compiler.engine import zone_play
 from compiler.engine.formats import from_state, position_schema
 from compiler.engine.notation import PATTERNS
 from compiler.engine.records import TAGS
@@ -707,6 +708,14 @@ class RulesetPages:
                   "declared `given as` (below) takes its value from the board where the file "
                   "leaves it out, and a value the file gives must agree with the board, except "
                   "for an area the turn still has a rule pending for (`turn.pending`).", ""]
+        if zone_play.table(self.game):
+            lines += ["The cards in zones (`zones`): a shared zone is a list of piles, a "
+                      "player's zone maps each seat to its cards; every pile is listed top "
+                      "first (an unordered zone's cards in any order) and `null` is a card "
+                      "nobody at the table knows. A card said to be nowhere is in the zone the "
+                      "cards start in, face down. No card may be in more places than the game "
+                      "has copies of it. `revealed` lists the zones turned face up (`chosen "
+                      "red` for one player's).", ""]
         given = [(k, a) for k in self.game.area_kinds for a in k.attributes if a.given is not None]
         if given:
             lines += ["| Area | Attribute | Taken from the board |", "|---|---|---|"]
