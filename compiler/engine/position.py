@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compiler import links
-from compiler.engine import zone_play, zones
+from compiler.engine import zone_json, zone_play, zones
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
@@ -187,7 +187,8 @@ class Position:
         if home is not None and stacks is None:
             # The cards start in a zone of their own (`cards start in box`): the stacks stay
             # empty, and the rules deal from there.
-            zones.set_piles(st, home.key(), [sorted(game.catalogue.card_faces)])
+            have = zone_json.copies(game)
+            zones.set_piles(st, home.key(), [[c for c in sorted(have) for _ in range(have[c])]])
         else:
             st.zones[STACKS] = piles
         env = Env(game, st)

@@ -26,8 +26,13 @@ ZoneValue = list[Cards] | dict[str, Cards | list[Cards]]
 
 
 def copies(game: Game) -> dict[str, int]:
-    """How many copies of each card the game has (one of each tile)."""
-    return dict.fromkeys(game.catalogue.card_faces, 1)
+    """How many copies of each card the game has: a printed card's `copies`, one of
+    each tile."""
+    have = dict.fromkeys(game.catalogue.card_faces, 1)
+    for card in game.ruleset.cards():
+        if card.id in have:
+            have[card.id] = card.copies
+    return have
 
 
 def zone_game(game: Game) -> bool:
