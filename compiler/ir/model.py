@@ -324,12 +324,33 @@ class Look(Decl):
     color: str
 
 
+# -------------------------------------------------------------------- audits
+
+
+class BreachDecl(Node):
+    """One kind of mistake an audit finds: every element of `collection` is one,
+    a breach of `rule` (the rule the audit sits in unless `per` says otherwise)."""
+
+    message: str
+    collection: Expr
+    rule: str | None = None
+
+
+class AuditDecl(Decl):
+    """A check of a whole position (`audit NAME "…" { breach … }`): see engine/audit.py."""
+
+    decl: Literal["audit"] = "audit"
+    id: str
+    title: str
+    breaches: list[BreachDecl]
+
+
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
         FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, CardsStart, FirstTileDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look, CardKind, CardLook,
-        RoundDecl, GameAttribute, OrderDecl, NextTurnDecl,
+        RoundDecl, GameAttribute, OrderDecl, NextTurnDecl, AuditDecl,
     ],
     Field(discriminator="decl"),
 ]
@@ -414,7 +435,7 @@ class PositionFact(Node):
     fact: Literal[
         "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
-        "game", "round", "waiting", "zone", "zone_size",
+        "game", "round", "waiting", "zone", "zone_size", "breach", "no_breach",
     ]
     args: list[str | int | None | list[str | None]] = []
 
@@ -544,5 +565,6 @@ class Ruleset(BaseModel):
 for _card_model in (CardKind, AbilityBody, CardDef, CardSet, CardLook):
     _card_model.model_rebuild(_types_namespace={"AttributeDecl": AttributeDecl, "Face": Face})
 for _model in (Rule, Chapter, Action, Trigger, Define, Effect, EndDecl, WinnerDecl, Forbid, Choose,
-               Require, Tiebreak, RoundDecl, OrderDecl, NextTurnDecl, Example, Ruleset):
+               Require, Tiebreak, RoundDecl, OrderDecl, NextTurnDecl, Example, Ruleset, BreachDecl,
+               AuditDecl):
     _model.model_rebuild()

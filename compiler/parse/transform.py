@@ -16,6 +16,7 @@ from lark.tree import Meta
 from compiler.ir import cards as cd
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.parse.transform_audits import AuditsMixin
 from compiler.parse.transform_cards import CardsTransformer
 from compiler.parse.transform_turns import TurnsMixin
 from compiler.parse.transform_zones import ZonesTransformer
@@ -77,7 +78,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer):
+class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep
@@ -909,6 +910,9 @@ def cite_rule(decl: Any, rule_id: str) -> None:
                 clause.rule = rule_id
     for stmt in getattr(decl, "effects", []) + getattr(decl, "body", []):
         _cite_stmt(stmt, rule_id)
+    for breach in getattr(decl, "breaches", []):  # an audit's breaches, unless `per` another
+        if breach.rule is None:
+            breach.rule = rule_id
 
 
 def _cite_stmt(stmt: Any, rule_id: str) -> None:
