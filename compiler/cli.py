@@ -9,6 +9,7 @@
     rulebook moves RULESET POSITION         the legal moves, in notation
     rulebook adjudicate RULESET POSITION MOVE
     rulebook replay RULESET POSITION        the position reached, with scores
+    rulebook audit RULESET POSITION         every breach on the table, each with its rule
     rulebook play RULESET --players N --seed S
     rulebook bench RULESET [--compare FILE | --record FILE]  speed; against a baseline
     rulebook schema                         the JSON Schema of position files
@@ -18,11 +19,11 @@ record. Which one is told by the content (a position starts with `{`), not
 the file name. `-` reads standard input.
 
 Exit codes (the same for every command; see `EXIT_CODES`):
-    0  done; for `adjudicate`, the move is LEGAL
+    0  done; for `adjudicate`, the move is LEGAL; for `audit`, nothing is wrong
     2  the input is refused: the move is ILLEGAL or UNREADABLE, a position or
        record cannot be read or cannot be on a table, an argument or option is
        wrong (no such ruleset or file, a count out of range)
-    1  anything else: rules that do not compile or whose examples disagree
+    1  anything else: for `audit`, a breach found; rules that do not compile or whose examples disagree
        with the engine, a site that does not build, a file that cannot be written
 """
 
@@ -44,10 +45,10 @@ from compiler.diagnostics import CompileError, Repeats
 
 REFUSED = 2   # the input is refused (see the module docstring)
 FAILED = 1    # anything else went wrong
-EXIT_CODES = {0: "done (for adjudicate: LEGAL)",
+EXIT_CODES = {0: "done (for adjudicate: LEGAL; for audit: nothing wrong)",
               REFUSED: "the input is refused: an ILLEGAL or UNREADABLE move, a position or "
                        "record that cannot be read or be on a table, a wrong argument or option",
-              FAILED: "anything else: rules that do not compile or whose examples disagree, a "
+              FAILED: "anything else: for audit, a breach found; rules that do not compile or whose examples disagree, a "
                       "site that does not build, a file that cannot be written"}
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode="rich",
@@ -455,6 +456,34 @@ def adjudicate(ruleset: str, position: str,
     else:
         print(ruling.render())
     raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
+
+
+@app.command()
+def audit(ruleset: str, position: str,
+          as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List every breach on the table that the ruleset's audits find, each with its rule.
+
+    Exit code 0 when nothing is wrong, 1 when anything is found."""
+    rules = _rules(ruleset)
+    pos = _position(rules, position)
+    found = pos.audit()
+    if as_json:
+        print(json.dumps({"situation": pos.situation().model_dump(),
+                          "breaches": [f.model_dump() for f in found]}, indent=2))
+    else:
+        audits = rules.game.audits
+        if not audits:
+            out.print(f"{rules.ruleset.title or rules.ruleset.id} declares no audit: "
+                      "nothing to check")
+        elif not found:
+            out.print("Nothing wrong: " + ", ".join(a.decl.title for a in audits.values())
+                      + " — no breach found.")
+        else:
+            n = len(found)
+            out.print(f"{n} breach{'es' if n > 1 else ''} found:")
+            for f in found:
+                print(f.render())
+    raise typer.Exit(FAILED if found else 0)
 
 
 @app.command()

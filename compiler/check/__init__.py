@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from compiler.check import cards
 from compiler.check import zones as zone_checks
+from compiler.check.audits import AuditChecks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
@@ -24,7 +25,7 @@ from compiler.ir.prose import GENERATED_PAGES, prose_refs
 from compiler.kernel.lattice import LATTICES
 
 
-class Checker(TurnsChecks):
+class Checker(TurnsChecks, AuditChecks):
     def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
         self.rs = ruleset
         self.src = sources
@@ -112,6 +113,8 @@ class Checker(TurnsChecks):
                 self._unique(sy.player_attrs, a.name, a, "player attribute")
             elif isinstance(d, m.ScoreDecl):
                 sy.score = d.resource
+            elif isinstance(d, m.AuditDecl):
+                self._unique(sy.audits, d.id, d, "audit")
         member_of: dict[str, str] = {}
         for fam in sy.families.values():
             for r in fam.members:
@@ -569,6 +572,8 @@ class Checker(TurnsChecks):
                                 hint=self.rule_hint(rid))
             self.check_given(e)
             for f in e.expect:
+                if f.fact == "breach":
+                    self.check_breach_expectation(f)
                 if f.fact == "illegal":
                     for rid in f.args:
                         if isinstance(rid, str) and rid not in self.sy.rules:

@@ -19,7 +19,7 @@ _VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", 
 _FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
                    "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds",
                    "held", "clockwise", "first", "around", "reach_across", "reach_sites",
-                   "reach_sites_across", "hops", "nearest")
+                   "reach_sites_across", "hops", "nearest", "faulty")
 
 BUILTIN_VALUES: dict[str, str] = {k: LIBRARY[k].returns for k in _VALUE_ORDER}
 
@@ -73,6 +73,8 @@ class Symbols:
     card_props: dict[str, Any] = field(default_factory=dict)
     abilities: dict[str, Any] = field(default_factory=dict)
     zones: dict[str, m.ZoneDecl] = field(default_factory=dict)  # declared zones (not `stacks`)
+    audits: dict[str, m.AuditDecl] = field(default_factory=dict)
+    auditing: set[str] = field(default_factory=set)  # audits being typed (see check/audits.py)
 
     def of(self, category: str) -> list[str]:
         return [k for k, (c, _) in self.kinds.items() if c == category]

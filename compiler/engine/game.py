@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from compiler.engine.audit import compile_audits
 from compiler.engine.cards import NEUTRAL, CardTable
 from compiler.engine.evaluate import ExprCompiler, Fn
 from compiler.engine.state import State
@@ -165,6 +166,8 @@ class Game:
             if isinstance(d, m.Effect):
                 self.effects[d.id] = (self.stmt.block(d.body), d.params)
 
+        # Audits, by name (`faulty` reads them when it runs, so any rule may use any audit).
+        self.audits = compile_audits(self, decls)
         self.actions = {d.id: compile_action(self, d) for d in decls if isinstance(d, m.Action)}
         self.forbids = [compile_forbid(self, d) for d in decls if isinstance(d, m.Forbid)]
         self.triggers: list[CompiledTrigger] = []

@@ -19,6 +19,7 @@ from typing import Any
 from compiler import links
 from compiler.engine import zone_json, zone_play, zones
 from compiler.engine.actions import CompiledAction, Violation, check
+from compiler.engine.audit import AuditFinding, findings
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.explain import deciding
@@ -236,6 +237,11 @@ class Position:
                          finished=st.finished, scores=self.scores(),
                          player_name=g.seat_name(st.turn.actor), step_title=step.title,
                          turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
+
+    def audit(self) -> list[AuditFinding]:
+        """Every breach the ruleset's audits find here, each with its rule and where it is:
+        audits in declaration order, then their breaches, then each collection's order."""
+        return findings(self.rules, self.state)
 
     def legal_moves(self) -> list[Move]:
         moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from compiler.engine.audit import expectation_problem as audit_expectation
 from compiler.engine.effects import from_ref
 from compiler.engine.formats import (
     AreaState, GameState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
@@ -273,6 +274,8 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
     if f.fact in ("game", "round", "waiting"):
         from compiler.engine.rounds import expectation_problem
         return expectation_problem(after, f)
+    if f.fact in ("breach", "no_breach"):
+        return audit_expectation(after.rules, after.state, f)
     return f"unknown expectation {f.fact}"
 
 

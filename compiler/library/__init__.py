@@ -12,13 +12,14 @@ players, pool, closer, supply, allies, captain, clockwise), `board.py` (placed,
 tiles, sites, pieces, areas, frontier, rotations, neighbours, around, faces,
 fits, placeable, reach and its kin, hops, nearest), `stock.py`
 (drawable, stock: the stacks, a zone) and `attributes.py` (the kernel
-attributes of pieces, sites and areas, in `ATTRIBUTES`).
+attributes of pieces, sites and areas, in `ATTRIBUTES`); last `audits.py`
+(faulty: what an audit finds).
 """
 
 from __future__ import annotations
 
 # Imported for what they register, in this order.
-from compiler.library import core, players, board, stock, attributes, turns, cards  # noqa: F401, I001
+from compiler.library import core, players, board, stock, attributes, turns, cards, audits  # noqa: F401, I001
 from compiler.library.base import (ATTRIBUTES, LIBRARY, Builtin, KernelAttribute, attributes_of,
                                    register, register_attribute)
 
