@@ -31,10 +31,7 @@ class AuditsMixin(Transformer_NonRecursive):
                             loc=self._loc(meta))  # type: ignore[attr-defined]
 
     def breach_at(self, meta: Meta, c: list[Any]) -> str:
-        return str(c[0])
-
-    def breach_board_cell(self, meta: Meta, c: list[Any]) -> str:
-        return f"{c[0]}/{c[1]}"
+        return "/".join(str(x) for x in c)  # `red/1,0`: a cell of a player's board
 
     def expect_breach(self, meta: Meta, c: list[Any]) -> m.PositionFact:
         where = c[1] if len(c) > 1 else None

@@ -8,6 +8,7 @@ runs, so it cannot drift from what the engine does.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -360,6 +361,13 @@ class Formal:
             else:
                 out.append(f"**{_capital(title)}:**")
                 out += [f"- {self.en.stmt(s)}." for s in body.body or ()]
+    def d_audit(self, d: m.AuditDecl, rule: m.Rule) -> list[str]:
+        """"**Title.** A breach of 7.3: its words — every … for which …", one line a breach."""
+        out = [f"**{d.title}.** A check of the whole table (`rulebook audit`); it finds:"]
+        for b in d.breaches:
+            cited = self.ix.rule_link(b.rule) if b.rule and b.rule in self.ix.rules else "this rule"
+            every = re.sub(r"^the ", "every one of the ", self.en.collection(b.collection))
+            out.append(f"- a breach of {cited}: {b.message} — {every}.")
         return out
 
     def d_end(self, d: m.EndDecl, rule: m.Rule) -> list[str]:

@@ -1235,6 +1235,28 @@ CONSTRUCTS: list[Construct] = [
                 "tie-breaks in order; players still tied share the win.",
         example="winner most it.points then fewest count(pawn of it) then most it.gold",
         ir=("WinnerDecl", "Tiebreak"), replaces=("winner",)),
+    Construct(
+        name="audit", grammar_rule="audit_decl", group=G, context="rule",
+        also=("breach",),
+        summary="A check of the whole table that lists every mistake with the rule it breaks: "
+                "each element of a breach's collection (tiles, pieces, areas, players, cards) "
+                "is one breach, of the rule it sits in or the one `per` names. A judge runs "
+                "it with `rulebook audit RULESET POSITION`; `faulty(NAME)` hands the rules "
+                "what it finds, so they can let a player put it right. The breaches of one "
+                "audit find one kind of thing.",
+        example='''
+            audit crowded "Lakes with room for everyone" {
+                breach "more than one pawn stands in it" in lake where count(pawn in it) > 1
+                breach "its keeper has no pawn in it" per main.board
+                    in lake where it.keeper is not none and count(pawn in it of it.keeper) == 0
+            }
+            at end of turn {
+                for each l in faulty(crowded) {
+                    set l.dry to true
+                }
+            }
+        ''',
+        shows=("audit_decl", "breach", "cite", "call"), ir=("AuditDecl", "BreachDecl")),
     # ----------------------------------------------------------- expressions
     Construct(
         name="if … then … else", grammar_rule="expr", group=X, context="expr",
@@ -1526,6 +1548,45 @@ CONSTRUCTS: list[Construct] = [
             }
         ''',
         shows=("expect_illegal",), ir=("Example", "PositionFact")),
+    Construct(
+        name="breaches in examples", grammar_rule="expectation", group=E, context="top",
+        also=("breach_at",),
+        summary="`expect breach X at PLACE` checks that an audit finds a breach after the "
+                "moves: X names an audit, a rule its breaches cite, or both (`AUDIT.RULE`); "
+                "PLACE is where the element is (a cell, a site of an area, a seat, a cell of "
+                "a player's board `red/1,0`), and may be left out. `expect no breach` checks "
+                "that no audit finds anything.",
+        example='''
+            audit crowded "Lakes with room for everyone" {
+                breach "more than one pawn stands in it" per main.board
+                    in lake where count(pawn in it) > 1
+            }
+            example two_in_a_lake "Two pawns in one lake" {
+                illustrates main.board
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    pawn red at 0,0:lake
+                    pawn blue at 1,0:lake
+                }
+                expect breach crowded.main.board at 1,0:lake
+            }
+            example one_in_a_lake "One pawn in a lake" {
+                illustrates main.board
+                given {
+                    players red, blue
+                    turn 3 red step act placed 1,0
+                    tile t1 a at 0,0 rotation 0
+                    tile t2 a at 1,0 rotation 0
+                    pawn red at 0,0:lake
+                }
+                expect no breach
+            }
+        ''',
+        shows=("expect_breach", "expect_no_breach", "breach_at"),
+        ir=("AuditDecl", "Example", "PositionFact")),
     Construct(
         name="the end of the game", grammar_rule="expectation", group=E, context="top",
         also=("end_game",),
