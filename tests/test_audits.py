@@ -421,3 +421,13 @@ def test_an_example_expecting_a_breach_elsewhere_says_where_the_audit_finds_it(
         "expected a breach of contested at 1,0:space, but the audits find it only at "
         "0,0:nebula (line 12)",
         "expected no breach, but the audits find audits.contested at 0,0:nebula (line 13)"]
+
+
+def test_the_positions_page_tells_how_to_audit_a_table_where_the_rules_have_audits(
+        audited: Rules, rules: Rules) -> None:
+    from compiler.rulebook.pages import RulesetPages
+    text = RulesetPages(audited, {}).formats_page().text
+    assert "## Checking a whole table" in text
+    assert "$ rulebook audit trian_audited position.json" in text
+    assert "**Areas held by one race**" in text
+    assert "## Checking a whole table" not in RulesetPages(rules, {}).formats_page().text

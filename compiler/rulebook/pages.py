@@ -760,12 +760,29 @@ class RulesetPages:
                   "```", "",
                   "The answer is LEGAL, ILLEGAL or UNREADABLE, with the rules that decide it "
                   "(numbers, titles and links into this book), the reasons for an illegal move, "
-                  "and for a legal one everything that follows from it.", "",
-                  "Every command ends with the same exit codes:", ""]
+                  "and for a legal one everything that follows from it.", ""]
+        lines += self._audits()
+        lines += ["Every command ends with the same exit codes:", ""]
         from compiler.cli import EXIT_CODES  # the command line's own table
         lines += [f"- `{code}`: {what}" for code, what in sorted(EXIT_CODES.items())]
         lines.append("")
         return self._page("formats.md", "Positions and records", lines)
+
+    def _audits(self) -> list[str]:
+        """How to ask what is wrong with a whole table, where the rules declare audits."""
+        audits = self.game.audits
+        if not audits:
+            return []
+        listed = "; ".join(f"**{a.decl.title}** ({self.ix.rule_link(a.decl.rule)})"
+                           if a.decl.rule in self.ix.rules else f"**{a.decl.title}**"
+                           for a in audits.values())
+        return ["## Checking a whole table", "", "```console",
+                f"$ rulebook audit {self.rs.id} position.json",
+                f"$ rulebook audit {self.rs.id} position.json --json",
+                "```", "",
+                "An audit lists every breach on the table, each with the rule it breaks "
+                "(number, title and link), what is wrong in words and where it is; it exits "
+                f"with 1 when it finds anything. The audits of these rules: {listed}.", ""]
 
     def _coordinates(self) -> list[str]:
         """The coordinate system, drawn and said from the lattice itself."""
@@ -849,6 +866,7 @@ def site_index(rulesets: list[RulesetPages]) -> Page:
               "$ rulebook moves RULESET position.json          # every legal move",
               "$ rulebook adjudicate RULESET position.json MOVE  # the ruling, with its rules",
               "$ rulebook replay RULESET game.record            # the position after a game",
+              "$ rulebook audit RULESET position.json           # every breach, with its rule",
               "```", ""]
     return Page("index.md", "Rulebooks", "\n".join(lines))
 
