@@ -431,3 +431,29 @@ def test_the_positions_page_tells_how_to_audit_a_table_where_the_rules_have_audi
     assert "$ rulebook audit trian_audited position.json" in text
     assert "**Areas held by one race**" in text
     assert "## Checking a whole table" not in RulesetPages(rules, {}).formats_page().text
+
+
+# ------------------------------------------------------------------- cards
+
+
+def test_an_audit_may_find_printed_cards(tmp_path: Path) -> None:
+    """A card game's audit lists cards: the bazaar's stall cards dearer than any purse."""
+    bazaar = (Path(__file__).parent / "fixtures" / "bazaar" / "bazaar.rules").read_text(
+        encoding="utf-8")
+    folder = tmp_path / "bazaar"
+    folder.mkdir()
+    bazaar = bazaar.replace("chapters market", "chapters market, audit_chapter")
+    (folder / "bazaar.rules").write_text(bazaar + textwrap.dedent('''
+        chapter audit_chapter "Audits" {
+            rule audit_chapter.dear "Dear stalls" {
+                audit dear "Stalls within reach" {
+                    breach "it costs more than a purse holds" per market.purse
+                        in stall where it.cost > 3
+                }
+            }
+        }
+    '''), encoding="utf-8")
+    rules = Rules(load_ruleset(folder))
+    [found] = rules.start(2, stacks=[["well", "spice"]]).audit()
+    assert (found.where, found.element, found.rule.id if found.rule else None) == (
+        "spice", "card", "market.purse")
