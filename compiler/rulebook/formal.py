@@ -361,6 +361,8 @@ class Formal:
             else:
                 out.append(f"**{_capital(title)}:**")
                 out += [f"- {self.en.stmt(s)}." for s in body.body or ()]
+        return out
+
     def d_audit(self, d: m.AuditDecl, rule: m.Rule) -> list[str]:
         """"**Title.** A breach of 7.3: its words — every … for which …", one line a breach."""
         out = [f"**{d.title}.** A check of the whole table (`rulebook audit`); it finds:"]
