@@ -83,6 +83,8 @@ class Checker(TurnsChecks, AuditChecks):
                 self._unique(sy.cards, t.id, t, "tile")
         kinds: dict[str, Any] = {}
         for d in self.rs.all_decls():
+            if isinstance(d, m.BoardDecl):
+                sy.boards_per_player = True
             if isinstance(d, m.LatticeDecl):
                 if d.name not in LATTICES:
                     self.report(d.loc, "unknown-name", f"unknown lattice `{d.name}`",

@@ -38,6 +38,7 @@ CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 @dataclass
 class Symbols:
     lattice: str = "triangle"
+    boards_per_player: bool = False  # `board NAME "…" each player`
     edges: dict[str, m.EdgeLabel] = field(default_factory=dict)
     kinds: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (category, decl)
     area_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)

@@ -281,8 +281,12 @@ class TypeChecker(ZoneTypes):
                             f"{words(src)} cannot be taken `in` {words(t)}")
         if node.owner is not None:
             self.expect(node.owner, scope, "player", "the owner after `of`")
-            if elem not in ("piece", "any"):
-                self.report(node.owner.loc, "type", f"only pieces have owners, not {words(src)}")
+            on_boards = ("tile", "cell", "site") if self.sy.boards_per_player else ()
+            if elem not in ("piece", "any", *on_boards):
+                self.report(node.owner.loc, "type", f"only pieces have owners, not {words(src)}",
+                            hint="tiles, cells and sites belong to a player only when every "
+                                 "player builds a board of their own (`board NAME \"…\" "
+                                 "each player`)" if elem in ("tile", "cell", "site") else None)
         return src
 
     def e_filtered(self, node: n.Filtered, scope: Scope) -> str:

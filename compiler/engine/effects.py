@@ -476,7 +476,7 @@ class StmtCompiler:
             st = env.state
             c, f, x, r = card(env), face(env), cell(env), rot(env)
             if not game.fits(st, c, f, x, r):
-                raise RuleError(f"{c} {f} does not fit at {game.lattice.format_cell(x)} r{r}")
+                raise RuleError(f"{c} {f} does not fit at {game.format_cell(x, env.me)} r{r}")
             if not zones.take_top(st, STACKS, c):
                 raise RuleError(f"{c} is not on top of a stack")
             lay_tile(env, game, c, f, x, r, rule)
@@ -613,8 +613,9 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
     used = game.tile_rules.get(card)
     note(env, "laid", rule,
          f"{game.seat_name(env.me)} lays {card} (face {face}) at "
-         f"{game.lattice.format_cell(cell)}, rotation {rot}",
-         also=(used,) if used else (), card=card, face=face, cell=game.lattice.format_cell(cell), rotation=rot)
+         f"{game.format_cell(cell, env.me)}, rotation {rot}",
+         also=(used,) if used else (), card=card, face=face, cell=game.format_cell(cell, env.me),
+         rotation=rot)
     env.events.append(("laid", {"tile": cell}))
     for root in game.sorted_areas(st, closed):
         tiles = len(st.areas.cells[root])

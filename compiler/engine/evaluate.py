@@ -255,6 +255,9 @@ class ExprCompiler:
         within = self(node.within) if node.within is not None else None
         within_type = node.within.type if node.within is not None else None
         owner = self(node.owner) if node.owner is not None else None
+        elem = (node.type or "").removeprefix("set:")
+        if owner is not None and self.game.per_player and elem in ("tile", "cell", "site"):
+            return self._on_board(node, elem, owner)
         if isinstance(src, n.Name) and src.ref == "kind":
             return self._kind_collection(src.id, src.category or "", within, within_type, owner)
         everything = LIBRARY.get(src.id) if isinstance(src, n.Name) and src.ref == "builtin" \
@@ -265,6 +268,14 @@ class ExprCompiler:
         if within is None and owner is None:
             return base
         raise RuleError("`in`/`of` narrow a kind or pieces/sites/areas/tiles")
+
+    def _on_board(self, node: n.Collection, elem: str, owner: Fn) -> Fn:
+        """`tiles of p`, `frontier of p`, `sites of p`: those on player p's board."""
+        from compiler.kernel.boards import board_of
+        items = self(node.model_copy(update={"owner": None}))
+        if elem == "site":
+            return lambda env: tuple(s for s in items(env) if board_of(s[0]) == owner(env))
+        return lambda env: tuple(c for c in items(env) if board_of(c) == owner(env))
 
     def c_filtered(self, node: n.Filtered) -> Fn:
         coll = self(node.collection)

@@ -193,13 +193,13 @@ class Explainer:
             if value < 0:  # a piece about to be put on the board
                 return f"{_poss(g.seat_name(p.owner))} {g.title(p.kind)}"
             return f"{_poss(g.seat_name(p.owner))} {g.title(p.kind)} at " \
-                   f"{g.format_site((p.cell, p.site))}"
+                   f"{g.format_site((p.cell, p.site), st.turn.actor)}"
         if t == "site" and isinstance(value, tuple):
-            return g.format_site(value)
+            return g.format_site(value, st.turn.actor if st is not None else None)
         if t == "tile" and isinstance(value, tuple):
-            return f"tile {g.lattice.format_cell(value)}"
+            return f"tile {g.format_cell(value, st.turn.actor if st is not None else None)}"
         if t == "cell" and isinstance(value, tuple):
-            return f"position {g.lattice.format_cell(value)}"
+            return f"position {g.format_cell(value, st.turn.actor if st is not None else None)}"
         if t == "area" and st is not None:
             return g.describe_area(st, value)
         if t == "player" and isinstance(value, int):

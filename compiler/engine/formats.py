@@ -25,6 +25,7 @@ from compiler.engine.notation import NotationError, clip
 from compiler.engine.notation import cell as read_cell
 from compiler.engine.notation import number as read_number
 from compiler.engine.state import SET_ASIDE, STACKS, Grant, Pending, State, Turn
+from compiler.kernel.boards import board_of, global_, local
 
 if TYPE_CHECKING:
     from compiler.engine.position import Position, Rules
@@ -43,6 +44,8 @@ Value = str | bool | Signed | None
 
 
 class TileAt(_Model):
+    board: str | None = Field(None, description="With a board per player: whose board (a seat "
+                                                "id); `at` counts from that board's origin.")
     at: str = Field(description="Cell, as `x,y`.", examples=["1,0"])
     tile: str = Field(description="Tile id from the catalogue.")
     face: str = Field(description="Which face is up.")
@@ -181,9 +184,20 @@ class _Builder:
     def bad(self, path: str, msg: str) -> None:
         self.problems.append((path, msg))
 
-    def cell(self, path: str, text: str) -> Any:
+    def cell(self, path: str, text: str, board: str | None = None) -> Any:
+        """A cell; with a board per player, `seat/x,y` or `x,y` on `board`'s board."""
+        g = self.game
         try:
-            return read_cell(text)
+            if not g.per_player:
+                return read_cell(text)
+            n = len(self.m.players)
+            actor = g.seat_index(board, n) if board is not None else None
+            if board is not None and actor is None:
+                self.bad(path.rsplit(".", 1)[0] + ".board",
+                         f"no seat {clip(board)!r} has a board (seats: "
+                         f"{', '.join(g.seat_id(k) for k in range(n))})")
+                return None
+            return g.parse_cell(text, actor, n)
         except NotationError as e:
             self.bad(path, str(e))
             return None
@@ -297,7 +311,11 @@ class _Builder:
         seen_cards: set[str] = set()
         for i, t in enumerate(self.m.tiles):
             path = f"tiles[{i}]"
-            cell = self.cell(f"{path}.at", t.at)
+            if t.board is not None and not g.per_player:
+                self.bad(f"{path}.board", "this game has one board that all players share: "
+                                          "leave `board` out")
+                continue
+            cell = self.cell(f"{path}.at", t.at, t.board)
             if t.tile not in g.catalogue.card_faces:
                 self.bad(f"{path}.tile", f"there is no tile {t.tile!r} in this game")
                 continue
@@ -319,8 +337,20 @@ class _Builder:
         if not placed:
             return
         # Lay tiles outward from the first, so areas build as in play; check each edge.
-        start = g.first_cell if g.first_cell in placed else min(placed, key=lambda c: (c[1], c[0]))
-        order, seen, todo = [], {start}, deque([start])
+        if g.per_player:  # each board grows from its own origin
+            starts = sorted({global_(board_of(c), g.first_cell) for c in placed})
+            for o in starts:
+                if o not in placed:
+                    first = next(c for c in placed if board_of(c) == board_of(o))
+                    self.bad(f"{placed[first][3]}.at",
+                             f"{g.seat_id(board_of(o))}'s board has tiles but none at its "
+                             f"origin {g.lattice.format_cell(g.first_cell)}, where its first "
+                             f"tile goes")
+            starts = [o for o in starts if o in placed] or [min(placed)]
+        else:
+            starts = [g.first_cell if g.first_cell in placed
+                      else min(placed, key=lambda c: (c[1], c[0]))]
+        order, seen, todo = [], set(starts), deque(starts)
         while todo:
             c = todo.popleft()
             order.append(c)
@@ -330,13 +360,13 @@ class _Builder:
                     todo.append(nb)
         for c in placed:
             if c not in seen:
-                self.bad(f"{placed[c][3]}.at", f"the tile at {g.lattice.format_cell(c)} does not "
+                self.bad(f"{placed[c][3]}.at", f"the tile at {g.format_cell(c)} does not "
                                                f"touch the others")
         env = Env(g, st)
         from compiler.kernel.tiles import mismatches
         for c in order:
             card, face, rot, path = placed[c]
-            bad = mismatches(g.catalogue, st.board, card, face, c, rot, g.match)
+            bad = mismatches(g.catalogue, st.board, card, face, c, rot, g.match, g.format_cell)
             if bad:
                 self.bad(path, "edges do not match: " + "; ".join(bad))
             st.own_geometry()
@@ -823,8 +853,16 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                            attributes={k: shown(k, v) for k, v in st.player_attrs[i].items()
                                        if v is not None and v != g.player_default(k)})
                for i in range(st.players)]
-    tiles = [TileAt(at=fmt(c), tile=card, face=face, rotation=rot)
-             for c, (card, face, rot) in sorted(st.board.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+    if g.per_player:
+        tiles = [TileAt(board=g.seat_id(board_of(c)), at=g.lattice.format_cell(local(c)),
+                        tile=card, face=face, rotation=rot)
+                 for c, (card, face, rot) in sorted(
+                     st.board.items(), key=lambda kv: (board_of(kv[0]), kv[0][1], kv[0][0]))]
+        fmt = g.format_cell
+    else:
+        tiles = [TileAt(at=fmt(c), tile=card, face=face, rotation=rot)
+                 for c, (card, face, rot) in sorted(st.board.items(),
+                                                    key=lambda kv: (kv[0][1], kv[0][0]))]
     pieces = []
     for site, stack in sorted(st.stacks_at.items(), key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
         for pid in stack:

@@ -17,6 +17,7 @@ from compiler.engine.state import State
 from compiler.engine.zones import zone_table
 from compiler.ir import model as m
 from compiler.kernel.areas import Node
+from compiler.kernel.boards import REACH, SPAN, board_of, global_, local, too_wide
 from compiler.kernel.lattice import LATTICES, Cell, Lattice
 from compiler.kernel.tiles import Catalogue, Matcher, SiteInfo, fits_labels
 
@@ -133,6 +134,10 @@ class Game:
         self.teams_decl = next((d for d in decls if isinstance(d, m.TeamsDecl)), None)
         first = next((d for d in decls if isinstance(d, m.FirstTileDecl)), None)
         self.first_cell: Cell = first.cell if first else (0, 0)
+        # A board per player (`board NAME "…" each player`): kernel/boards.py embeds
+        # them side by side in one plane; `format_cell`/`parse_cell` translate.
+        self.board_decl = next((d for d in decls if isinstance(d, m.BoardDecl)), None)
+        self.per_player = self.board_decl is not None
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         # Who sits where: by default the first seats declared; a table may seat
@@ -359,25 +364,87 @@ class Game:
             return False
         if not 0 <= rotation < self.lattice.rotations or cell in st.board:
             return False
-        if not st.board:
+        if self.per_player:
+            if too_wide(local(cell)):
+                return False
+            origin = global_(board_of(cell), self.first_cell)
+            if cell == origin:
+                return not self.board_holds_tiles(st, board_of(cell)) and \
+                    0 <= board_of(cell) < st.players
+        elif not st.board:
             return cell == self.first_cell
         need = st.frontier.need.get(cell)
         if need is None:
             return False
         return fits_labels(self.catalogue.faces[(card, face)].rotated[rotation], need, self.match)
 
+    def board_holds_tiles(self, st: State, board: int) -> bool:
+        """Whether player `board`'s board has a tile (always the whole board if shared)."""
+        if not self.per_player:
+            return bool(st.board)
+        lo, hi = board * SPAN - SPAN // 2, board * SPAN + SPAN // 2
+        return any(lo <= x < hi for x, _ in st.board)
+
+    def origins(self, st: State) -> tuple[Cell, ...]:
+        """Where a first tile may go: the origin of every board still empty."""
+        if not self.per_player:
+            return () if st.board else (self.first_cell,)
+        return tuple(global_(p, self.first_cell) for p in range(st.players)
+                     if not self.board_holds_tiles(st, p))
+
     # ----------------------------------------------------------- words
 
-    def format_site(self, site: tuple[Cell, str]) -> str:
-        return f"{self.lattice.format_cell(site[0])}:{site[1]}"
+    def format_cell(self, cell: Cell, actor: int | None = None) -> str:
+        """A cell as a person reads it: `0,1` on the shared board or on `actor`'s own
+        board; `blue/0,1` on another player's board (or on any, without an actor).
+
+        Every message, notation and position that shows a cell goes through here, so
+        the plane the boards are embedded in never shows (kernel/boards.py)."""
+        if not self.per_player:
+            return self.lattice.format_cell(cell)
+        board = board_of(cell)
+        text = self.lattice.format_cell(local(cell))
+        return text if board == actor else f"{self.seat_id(board)}/{text}"
+
+    def parse_cell(self, text: str, actor: int | None = None, players: int | None = None
+                   ) -> Cell:
+        """A cell as `format_cell` writes it. Without a seat, the cell is on `actor`'s
+        board; a `NotationError` says what is wrong (a seat not at the table, a board
+        this wide)."""
+        from compiler.engine.notation import NotationError, cell as read_cell, clip
+        seat, slash, rest = text.rpartition("/")
+        if not self.per_player:
+            if slash:
+                raise NotationError(f"`{clip(text)}`: this game has one board, so a cell "
+                                    f"is written x,y without a seat")
+            return read_cell(text)
+        where = read_cell(rest)
+        if too_wide(where):
+            raise NotationError(f"`{clip(text)}` is more than {REACH} cells from its board's origin: a board "
+                                f"this wide is not supported (at most {REACH} either way)")
+        if slash:
+            board = self.seat_index(seat.strip(), players or len(self.seats))
+            if board is None:
+                known = ", ".join(self.seat_id(k) for k in range(players or len(self.seats)))
+                raise NotationError(f"`{clip(text)}`: no seat `{clip(seat)}` has a board "
+                                    f"(seats: {known})")
+        elif actor is None:
+            raise NotationError(f"`{clip(text)}`: say whose board, e.g. "
+                                f"{self.seat_id(0)}/{rest.strip()}")
+        else:
+            board = actor
+        return global_(board, where)
+
+    def format_site(self, site: tuple[Cell, str], actor: int | None = None) -> str:
+        return f"{self.format_cell(site[0], actor)}:{site[1]}"
 
     def format_area(self, st: State, root: Node) -> str:
         anchor = st.areas.anchor(root)
-        return f"{self.lattice.format_cell(anchor.cell)}:{anchor.site}"
+        return f"{self.format_cell(anchor.cell, st.turn.actor)}:{anchor.site}"
 
     def describe_area(self, st: State, root: Node) -> str:
         return f"the {self.title(st.areas.kind(root))} at {self.format_area(st, root)}"
 
     def format_piece(self, st: State, pid: int) -> str:
         p = st.piece(pid)
-        return f"{p.kind}@{self.format_site((p.cell, p.site))}"
+        return f"{p.kind}@{self.format_site((p.cell, p.site), st.turn.actor)}"

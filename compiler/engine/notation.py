@@ -131,6 +131,12 @@ class Notation:
         names = sorted(game.resources, key=len, reverse=True)
         self.patterns = {**PATTERNS, "kind": "(?:" + "|".join(map(re.escape, names)) + ")"
                          if names else NAME}
+        if game.per_player:  # a cell on another player's board: `blue/0,1`
+            board_cell = rf"(?:{PATTERNS['player']}/)?{CELL}"
+            self.patterns.update({
+                "cell": board_cell, "tile": board_cell, "site": rf"{board_cell}:{NAME}",
+                "area": rf"{board_cell}:{NAME}",
+                "piece": rf"[A-Za-z_][A-Za-z0-9_]*@{board_cell}:{NAME}"})
         self.regexes: dict[str, re.Pattern[str]] = {}
         for a in game.actions.values():
             self.regexes[a.id] = self._regex(a)
@@ -232,9 +238,9 @@ class Notation:
         if t.startswith("set:"):
             return " ".join(self.show(st, x, t[4:]) for x in v) if v else "-"
         if t in ("cell", "tile"):
-            return game.lattice.format_cell(v)
+            return game.format_cell(v, st.turn.actor)
         if t == "site":
-            return game.format_site(v)
+            return game.format_site(v, st.turn.actor)
         if t == "piece":
             return game.format_piece(st, v)
         if t == "area":
@@ -353,12 +359,12 @@ class Notation:
                 return ()
             return tuple(self.read(st, part, t[4:]) for part in text.split())
         if t in ("cell", "tile"):
-            return cell(text)
+            return game.parse_cell(text, st.turn.actor, st.players)
         if t == "int":
             return number(text)
         if t in ("site", "area"):
             cell_text, name = text.split(":", 1)
-            where = cell(cell_text)
+            where = game.parse_cell(cell_text, st.turn.actor, st.players)
             if where not in st.board:
                 raise NotThere(f"there is no tile at {cell_text}")
             card, face, _ = st.board[where]

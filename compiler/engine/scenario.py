@@ -301,7 +301,10 @@ def _amount(pos: Position, res: str, holder: str) -> int | None:
 def _area(pos: Position, site_text: str) -> Any:
     st, g = pos.state, pos.game
     cell_text, name = site_text.split(":")
-    cell = g.lattice.parse_cell(cell_text)
+    try:
+        cell = g.parse_cell(cell_text, None, st.players)
+    except ValueError:
+        return None
     if cell not in st.board:
         return None
     try:
@@ -313,7 +316,10 @@ def _area(pos: Position, site_text: str) -> Any:
 def _has_piece(pos: Position, kind: str, owner: str | None, site_text: str) -> bool:
     st, g = pos.state, pos.game
     cell_text, name = site_text.split(":")
-    site = (g.lattice.parse_cell(cell_text), name)
+    try:
+        site = (g.parse_cell(cell_text, None, st.players), name)
+    except ValueError:
+        return False
     for pid in st.stack_of(site):
         p = st.pieces[pid]
         if p.kind == kind and (owner is None or g.seat_id(p.owner) == owner):

@@ -165,6 +165,19 @@ class FirstTileDecl(Decl):
     cell: tuple[int, int]
 
 
+class BoardDecl(Decl):
+    """`board NAME "title" each player`: every player builds a board of their own.
+
+    Without it there is one board the players share. `lattice`, `edge`,
+    `match` and `first tile at` mean the same on each player's board.
+    """
+
+    decl: Literal["board"] = "board"
+    id: str
+    title: str
+    per_player: bool = True
+
+
 class UseTiles(Decl):
     decl: Literal["use_tiles"] = "use_tiles"
     tilesets: list[str]
@@ -348,7 +361,8 @@ class AuditDecl(Decl):
 Declaration = Annotated[
     Union[
         LatticeDecl, EdgeLabel, MatchDecl, FeatureKind, AreaKind, PieceKind, ResourceKind,
-        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, CardsStart, FirstTileDecl, UseTiles, StepDecl, Action,
+        FamilyDecl, PlayerAttribute, ScoreDecl, SupplyTable, TeamsDecl, ZoneDecl, CardsStart,
+        FirstTileDecl, BoardDecl, UseTiles, StepDecl, Action,
         Forbid, Trigger, Define, Effect, EndDecl, WinnerDecl, Look, CardKind, CardLook,
         RoundDecl, GameAttribute, OrderDecl, NextTurnDecl, AuditDecl,
     ],

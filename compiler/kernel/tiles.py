@@ -13,7 +13,7 @@ compares a face against a handful of distinct patterns instead of every cell.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from compiler.ir import model as m
@@ -220,9 +220,11 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
 
 
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,
-               cell: Cell, rotation: int, match: Matcher) -> list[str]:
-    """Why a placement does not fit, edge by edge, in words."""
+               cell: Cell, rotation: int, match: Matcher,
+               fmt: Callable[[Cell], str] | None = None) -> list[str]:
+    """Why a placement does not fit, edge by edge, in words (cells written by `fmt`)."""
     lattice = catalogue.lattice
+    fmt = fmt or lattice.format_cell
     info = catalogue.faces[(card, face)]
     out = []
     for slot in range(lattice.sides):
@@ -234,7 +236,7 @@ def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face:
         mine = info.rotated[rotation][slot]
         if not match(mine, theirs):
             out.append(f"its {mine} edge would meet the {theirs} edge of {ocard} at "
-                       f"{lattice.format_cell(other)}")
+                       f"{fmt(other)}")
     return out
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compiler.ir import nodes as n
+from compiler.kernel.boards import board_of
 from compiler.kernel.tiles import (FaceInfo, Unreached, hop, mismatches, placements, unreached,
                                    walk, walk_segments)
 from compiler.library.base import Builtin, Fn, register
@@ -49,7 +50,8 @@ class Placed(Builtin):
     def described(self, ex: Explainer, node: n.Name, ctx: Ctx) -> str | None:
         placed = ctx.state.turn.placed
         if placed is not None:
-            return f"the tile you placed this turn ({ex.game.lattice.format_cell(placed)})"
+            return (f"the tile you placed this turn "
+                    f"({ex.game.format_cell(placed, ctx.state.turn.actor)})")
         return None
 
 
@@ -133,11 +135,20 @@ class Areas(_Everything):
 class Frontier(Builtin):
     name, group, returns, value = "frontier", "board", "set:cell", True
     summary = ("The empty cells a tile may be laid on: those next to the board, or the first "
-               "tile's cell while the board is empty.")
+               "tile's cell while the board is empty. With a board per player, the cells "
+               "next to every board and the origin of every empty one; `frontier of p` "
+               "keeps player p's.")
     example = "count(frontier)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         game = cx.game
+
+        if game.per_player:
+            def frontiers(env: Env) -> tuple[Any, ...]:
+                st = env.state
+                cells = st.frontier.cells() + list(game.origins(st))
+                return tuple(sorted(cells, key=lambda c: (board_of(c), c[1], c[0])))
+            return frontiers
 
         def frontier(env: Env) -> tuple[Any, ...]:
             st = env.state
@@ -292,10 +303,11 @@ class Fits(Builtin):
         card, face, cell, rot = (env.vars.get(a.id)  # type: ignore[attr-defined]
                                  for a in node.args)
         if cell in st.board:
-            return f"{game.lattice.format_cell(cell)} already holds a tile"
+            return f"{game.format_cell(cell, st.turn.actor)} already holds a tile"
         if (card, face) not in game.catalogue.faces:
             return f"{card} has no face {face}"
-        found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match)
+        found = mismatches(game.catalogue, st.board, card, face, cell, rot, game.match,
+                           lambda c: game.format_cell(c, st.turn.actor))
         return "; ".join(found) or None
 
 

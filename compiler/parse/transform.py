@@ -369,8 +369,11 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin):
         return [str(x) for x in c]
 
     def first_tile_decl(self, meta: Meta, c: list[Any]) -> m.FirstTileDecl:
-        x, y = c[0].split(",")
+        x, y = c[0].rpartition("/")[2].split(",")  # every board's origin: no seat
         return m.FirstTileDecl(cell=(int(x), int(y)), loc=self._loc(meta))
+
+    def board_decl(self, meta: Meta, c: list[Any]) -> m.BoardDecl:
+        return m.BoardDecl(id=str(c[0]), title=unquote(c[1]), loc=self._loc(meta))
 
     def use_tiles(self, meta: Meta, c: list[Any]) -> m.UseTiles:
         return m.UseTiles(tilesets=[str(x) for x in c], loc=self._loc(meta))
@@ -881,6 +884,8 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin):
         return f"{c[0]}:{c[1]}"
 
     def cell(self, meta: Meta, c: list[Any]) -> str:
+        if len(c) == 3:  # a cell on a player's board
+            return f"{c[0]}/{c[1]},{c[2]}"
         return f"{c[0]},{c[1]}"
 
     def signed(self, meta: Meta, c: list[Any]) -> int:
