@@ -2,7 +2,8 @@
 
 Moves are written by one function and read by another; a record replays only if
 the two agree on every move a table can make. Here random games of every ruleset
-(and of the test ruleset with steps each player takes, whose moves name their seat)
+(and of the test rulesets with steps each player takes, whose moves name their seat,
+and with a board per player, whose moves name cells on the mover's board)
 are sampled, and at each sampled position every legal move is written, read back,
 and written again.
 """
@@ -20,9 +21,10 @@ from compiler.load import RULES_DIR, load_ruleset
 RULESETS = sorted(p for p in RULES_DIR.iterdir() if (p / "ruleset.rules").exists()
                   or any(p.glob("*.rules")))
 SEASONS = Path(__file__).parent / "rulesets" / "seasons"
+OUTPOSTS = Path(__file__).parent / "rulesets" / "outposts"  # a board per player
 
 
-@pytest.mark.parametrize("folder", [*RULESETS, SEASONS], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", [*RULESETS, SEASONS, OUTPOSTS], ids=lambda p: p.name)
 def test_every_legal_move_reads_back_as_itself(folder: Path) -> None:
     rules = Rules(load_ruleset(folder))
     players = rules.ruleset.players_min

@@ -221,8 +221,11 @@ class Notation:
         values = move.values
         types = {p.name: p.type for p in action.params}
 
+        actor = move.seat if move.seat is not None else st.turn.actor
+
         def show(m: re.Match[str]) -> str:
             name = m.group(1)
+<<<<<<< HEAD
             return self.show(st, values.get(name), types.get(name, "str"))
 
         def optional(m: re.Match[str]) -> str:
@@ -232,15 +235,25 @@ class Notation:
             return re.sub(r"\{(\w+)\}", show, m.group(1))
         text = re.sub(r"\[([^\]]*)\]", optional, template(action))
         return re.sub(r"\{(\w+)\}", show, text)
+=======
+            return self.show(st, values.get(name), types.get(name, "str"), actor)
+        return re.sub(r"\{(\w+)\}", show, template(action))
+>>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
 
-    def show(self, st: State, v: Any, t: str) -> str:
+    def show(self, st: State, v: Any, t: str, actor: int | None = None) -> str:
+        """One parameter's value in words; a cell on `actor`'s own board without its seat."""
         game = self.game
+        actor = st.turn.actor if actor is None else actor
         if t.startswith("set:"):
+<<<<<<< HEAD
             return " ".join(self.show(st, x, t[4:]) for x in v) if v else "-"
+=======
+            return " ".join(self.show(st, x, t[4:], actor) for x in v)
+>>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
         if t in ("cell", "tile"):
-            return game.format_cell(v, st.turn.actor)
+            return game.format_cell(v, actor)
         if t == "site":
-            return game.format_site(v, st.turn.actor)
+            return game.format_site(v, actor)
         if t == "piece":
             return game.format_piece(st, v)
         if t == "area":
@@ -259,7 +272,7 @@ class Notation:
         text, _, luck = text.partition("!")
         chance = tuple(luck.split())
         seat, text = self._seat(st, text)
-        move = self._parse(st, text, only)
+        move = self._parse(st, text, only, seat)
         if seat is not None:
             move = replace(move, seat=seat)
         return replace(move, chance=chance) if chance else move
@@ -278,7 +291,8 @@ class Notation:
                                 f"{', '.join(seats)})" + (f"; {hint}" if hint else ""))
         return seat, text[m.end():]
 
-    def _parse(self, st: State, text: str, only: set[str] | None) -> Move:
+    def _parse(self, st: State, text: str, only: set[str] | None,
+               seat: int | None = None) -> Move:
         text = " ".join(text.split())
         if not text:
             raise NotationError("no move given: write a move, or `pass`", self.shapes())
@@ -298,7 +312,7 @@ class Notation:
                 for p in action.params:
                     if p.name in rx.groupindex and m.group(p.name) is not None:
                         try:
-                            values.append((p.name, self.read(st, m.group(p.name), p.type)))
+                            values.append((p.name, self.read(st, m.group(p.name), p.type, seat)))
                         except NotThere as e:
                             raise NotThere(str(e), aid, p.name) from None
                     elif p.name in rx.groupindex and p.type.startswith("set:"):
@@ -351,20 +365,26 @@ class Notation:
         rows.append(("pass", "end the step, or decline a choice"))
         return "moves are written:\n" + "\n".join(f"  {shape}  ({title})" for shape, title in rows)
 
-    def read(self, st: State, text: str, t: str) -> Any:
-        """One parameter's value; `NotThere` if it names nothing on the table."""
+    def read(self, st: State, text: str, t: str, actor: int | None = None) -> Any:
+        """One parameter's value; `NotThere` if it names nothing on the table. A cell
+        without a seat is on `actor`'s board (by default whoever decides now)."""
         game = self.game
+        actor = st.turn.actor if actor is None else actor
         if t.startswith("set:"):
+<<<<<<< HEAD
             if text.strip() == "-":
                 return ()
             return tuple(self.read(st, part, t[4:]) for part in text.split())
+=======
+            return tuple(self.read(st, part, t[4:], actor) for part in text.split())
+>>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
         if t in ("cell", "tile"):
-            return game.parse_cell(text, st.turn.actor, st.players)
+            return game.parse_cell(text, actor, st.players)
         if t == "int":
             return number(text)
         if t in ("site", "area"):
             cell_text, name = text.split(":", 1)
-            where = game.parse_cell(cell_text, st.turn.actor, st.players)
+            where = game.parse_cell(cell_text, actor, st.players)
             if where not in st.board:
                 raise NotThere(f"there is no tile at {cell_text}")
             card, face, _ = st.board[where]
@@ -376,7 +396,7 @@ class Notation:
             return site if t == "site" else game.site_area(st, site)
         if t == "piece":
             kind, where = text.split("@", 1)
-            site = self.read(st, where, "site")
+            site = self.read(st, where, "site", actor)
             for pid in reversed(st.stack_of(site)):
                 if st.pieces[pid].kind == kind:
                     return pid

@@ -1,0 +1,128 @@
+"""A board per player: every player builds from the origin of their own board.
+
+The fixture `tests/rulesets/outposts` lets each player build a camp of their
+own. The boards are embedded side by side in one plane (kernel/boards.py), but
+no person ever sees that: moves, positions, examples and messages show the
+cell on its own board, with the board's seat when it is not the mover's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from compiler.engine.formats import PositionModel, from_state, position_from_model
+from compiler.engine.position import Position, Rules
+from compiler.engine.random_play import random_game
+from compiler.kernel.boards import SPAN, board_of, global_, local
+from compiler.load import load_ruleset
+
+OUTPOSTS = Path(__file__).parent / "rulesets" / "outposts"
+TILES = ["t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8"]
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules(load_ruleset(OUTPOSTS))
+
+
+def position(rules: Rules, tiles: list[tuple[str, str, str]], to_play: str = "red",
+             stack: list[str] | None = None) -> Position:
+    """Tiles given as (tile, seat, local cell); the rest of the tiles in the stack."""
+    laid = {t for t, _, _ in tiles}
+    model = {"format": "rulebook-position", "ruleset": "outposts",
+             "players": [{"seat": "red"}, {"seat": "blue"}, {"seat": "green"}],
+             "tiles": [{"board": b, "at": at, "tile": t, "face": "a"} for t, b, at in tiles],
+             "stacks": [stack if stack is not None else [t for t in TILES if t not in laid]],
+             "turn": {"number": 4, "player": to_play, "step": "act"}}
+    return position_from_model(rules, PositionModel.model_validate(model))
+
+
+def test_a_cell_is_kept_on_its_own_board() -> None:
+    for board in range(4):
+        for cell in ((0, 0), (-2000, 7), (2000, -3)):
+            assert board_of(global_(board, cell)) == board
+            assert local(global_(board, cell)) == cell
+    assert SPAN % 2 == 0  # a triangle keeps the way it points
+
+
+def test_every_player_lays_a_first_tile_at_the_origin_of_their_own_board(
+        rules: Rules) -> None:
+    start = rules.start(3, stacks=[TILES])
+    assert [start.notation(m) for m in start.legal_moves()] == ["t1 a at 0,0"]
+    after = start.apply("t1 a at 0,0")
+    # Blue's board is empty though red's is not: blue's first tile goes at blue's origin.
+    assert [after.notation(m) for m in after.legal_moves()] == ["t2 a at 0,0"]
+
+
+def test_the_frontier_holds_the_origin_of_every_empty_board(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0")])
+    frontier = pos.state.frontier.cells()
+    assert (SPAN, 0) not in frontier  # the kernel's frontier knows only laid tiles
+    moves = [pos.notation(m) for m in pos.legal_moves()]
+    assert moves == ["t2 a at 0,-1", "t2 a at -1,0", "t2 a at 1,0", "t2 a at 0,1"]
+    blue = position(rules, [("t1", "red", "0,0")], to_play="blue")
+    assert [blue.notation(m) for m in blue.legal_moves()] == ["t2 a at 0,0"]
+
+
+def test_a_tile_touches_only_tiles_of_its_own_board(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0"), ("t3", "blue", "1,0")],
+                   stack=["t4", "t5"])
+    after = pos.apply("t4 a at 1,0")
+    assert after.scores()["red"] == 1  # next to red's 0,0 only, not to blue's tiles
+
+
+def test_nobody_builds_on_another_players_board(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0")], stack=["t3"])
+    ruling = pos.adjudicate("t3 a at blue/1,0")
+    assert ruling.verdict == "ILLEGAL"
+    [breach] = ruling.moves[0].breaches
+    assert breach.rule is not None and breach.rule.id == "camp.build"
+    assert "blue/1,0" in breach.message
+
+
+def test_a_cell_on_the_movers_board_is_written_without_a_seat(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0")], stack=["t3"])
+    assert pos.parse("t3 a at red/1,0") == pos.parse("t3 a at 1,0")
+    assert pos.notation(pos.parse("t3 a at red/1,0")) == "t3 a at 1,0"
+
+
+def test_a_cell_far_beyond_any_board_is_refused_with_a_reason(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0")], stack=["t2"])
+    ruling = pos.adjudicate("t2 a at 2001,0")
+    assert ruling.verdict == "UNREADABLE"
+    assert "a board this wide is not supported" in ruling.moves[0].breaches[0].message
+    assert pos.adjudicate("t2 a at purple/1,0").verdict == "UNREADABLE"
+
+
+def test_a_position_names_each_tiles_board_and_reads_back(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0"), ("t3", "blue", "0,1")])
+    model = from_state(rules, pos.state)
+    assert [(t.board, t.at, t.tile) for t in model.tiles] == [
+        ("red", "0,0", "t1"), ("blue", "0,0", "t2"), ("blue", "0,1", "t3")]
+    again = position_from_model(rules, PositionModel.model_validate(
+        json.loads(model.model_dump_json())))
+    assert again.state.board == pos.state.board
+
+
+def test_a_board_must_grow_from_its_origin(rules: Rules) -> None:
+    from compiler.engine.formats import PositionError
+    with pytest.raises(PositionError, match="blue's board has tiles but none at its origin"):
+        position(rules, [("t1", "red", "0,0"), ("t2", "blue", "1,0")])
+
+
+def test_no_message_of_a_game_shows_the_plane_the_boards_are_embedded_in(
+        rules: Rules) -> None:
+    """Every engine message formats cells through Game.format_cell (design §5, risk 5)."""
+    far = re.compile(r"-?\d{4,},-?\d+|-?\d+,-?\d{4,}")  # a cell beyond ±999
+    for seed in range(3):
+        final, history = random_game(rules, 3, seed=seed)
+        for _, pos, move in history.moves:
+            card = pos.notation(move).split()[0]
+            for text in (pos.notation(move), f"{card} a at green/5,5", f"{card} a at blue/0,0"):
+                said = json.dumps(pos.adjudicate(text).model_dump(), default=str)
+                assert not far.search(said), said
+        assert not far.search(from_state(rules, final.state).model_dump_json())
