@@ -185,6 +185,11 @@ class Formal:
     def d_first_tile(self, d: m.FirstTileDecl, rule: m.Rule) -> list[str]:
         return [f"The first tile is laid at position {d.cell[0]},{d.cell[1]}."]
 
+    def d_board(self, d: m.BoardDecl, rule: m.Rule) -> list[str]:
+        return [f"Every player builds a {d.title} of their own, starting from its first tile; "
+                f"tiles touch only tiles of the same {d.title}, and each {d.title}'s positions "
+                f"are counted from its own first tile."]
+
     def d_use_tiles(self, d: m.UseTiles, rule: m.Rule) -> list[str]:
         sets = [self.tilesets[t] for t in d.tilesets if t in self.tilesets]
         return ["The game uses " + "; ".join(f"{s.title} ({len(s.tiles)} tiles)" for s in sets)

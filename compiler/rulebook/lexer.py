@@ -34,8 +34,8 @@ TYPES: tuple[str, ...] = ("player", "bool", "int")
 #: Every other word the grammar spells out, alphabetically.
 KEYWORDS: tuple[str, ...] = (
     "ability", "above", "action", "actions", "add", "after", "also", "among", "and", "any",
-    "apply", "area", "as", "at", "attribute", "audit", "automatic", "badge", "band", "bottom",
-    "breach", "by",
+    "apply", "area", "as", "at", "attribute", "audit", "automatic", "badge", "band", "board",
+    "bottom", "breach", "by",
     "card", "cards", "chapter", "chapters", "choose", "clear", "closed", "closes", "condition",
     "copies", "count", "counts", "crosses", "dark", "dealing", "define", "discard", "draw",
     "each", "edge", "effect", "either", "else", "end", "ends", "entering", "enters", "every",

@@ -608,6 +608,20 @@ CONSTRUCTS: list[Construct] = [
         ''',
         ir=("CardsStart",)),
     Construct(
+        name="board", grammar_rule="board_decl", group=B, context="rule",
+        summary="Every player builds a board of their own (a camp, a village) instead of one "
+                "board all share. `lattice`, `edge`, `match` and `first tile at` hold on each "
+                "board; a first tile goes at the origin of its own board, `frontier` holds the "
+                "origin of every empty board, and `tiles of p`, `frontier of p`, `sites of p` "
+                "keep player p's. A cell on the mover's own board is written `0,1`, on another "
+                "player's `blue/0,1`, in moves, positions and examples; no board reaches more "
+                "than 2000 cells from its origin.",
+        example="""
+            board camp "camp" each player
+            first tile at 0,0
+        """,
+        ir=("BoardDecl",)),
+    Construct(
         name="use tiles", grammar_rule="use_tiles", group=B, context="rule",
         summary="The tile sets this ruleset plays with; a variant can swap or add sets.",
         example="use tiles base",
