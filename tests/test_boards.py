@@ -126,3 +126,44 @@ def test_no_message_of_a_game_shows_the_plane_the_boards_are_embedded_in(
                 said = json.dumps(pos.adjudicate(text).model_dump(), default=str)
                 assert not far.search(said), said
         assert not far.search(from_state(rules, final.state).model_dump_json())
+
+
+def test_a_tile_three_steps_from_another_of_its_camp_brings_the_next_player_a_point(
+        rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "red", "1,0"), ("t3", "red", "2,0"),
+                           ("t6", "blue", "0,0")], stack=["t4", "t5"])
+    assert pos.apply("t4 a at 3,0").scores() == {"red": 1, "blue": 1, "green": 0}
+    assert pos.apply("t4 a at 1,1").scores() == {"red": 1, "blue": 0, "green": 0}
+
+
+def test_the_last_seat_is_followed_by_the_first(rules: Rules) -> None:
+    pos = position(rules, [("t1", "green", "0,0"), ("t2", "green", "1,0"),
+                           ("t3", "green", "2,0")], to_play="green", stack=["t4", "t5"])
+    assert pos.apply("t4 a at 3,0").scores() == {"red": 1, "blue": 0, "green": 1}
+
+
+def test_each_bridge_of_a_camp_scores_at_the_end(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "red", "1,0"), ("t3", "red", "2,0"),
+                           ("t4", "red", "2,1"), ("t5", "blue", "0,0")], stack=[])
+    ended, _ = pos.end_game()
+    # 1,0 and 2,0 each hold the camp together; 0,0 and 2,1 are its ends.
+    assert ended.scores()["red"] == 2
+
+
+def test_a_distance_with_no_path_is_refused_not_taken_as_zero(rules: Rules) -> None:
+    from compiler.engine.evaluate import Env, RuleError
+    from compiler.ir import nodes as n
+    pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0")])
+    cx = pos.game.expr
+    call = n.Call(func="distance", args=[n.Name(id="a", type="tile"),
+                                         n.Name(id="b", type="tile")], type="int")
+    call.args[0].ref = call.args[1].ref = "var"
+    env = Env(pos.game, pos.state)
+    env.vars.update(a=(0, 0), b=(SPAN, 0))
+    with pytest.raises(RuleError, match=r"no path of laid tiles joins .*0,0 and blue/0,0"):
+        cx(call)(env)
+    env.vars.update(b=(0, 2))  # an empty end: one step past the laid tiles would be needed
+    with pytest.raises(RuleError):
+        cx(call)(env)
+    env.vars.update(b=(0, 1))
+    assert cx(call)(env) == 1

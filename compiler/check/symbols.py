@@ -19,7 +19,8 @@ _VALUE_ORDER = ("me", "placed", "players", "tiles", "sites", "pieces", "areas", 
 _FUNCTION_ORDER = ("count", "sum", "top", "min", "max", "only", "neighbours", "faces", "fits",
                    "placeable", "supply", "reach", "allies", "captain", "die", "upto", "kinds",
                    "held", "clockwise", "first", "around", "reach_across", "reach_sites",
-                   "reach_sites_across", "hops", "nearest", "faulty")
+                   "reach_sites_across", "hops", "nearest", "distance", "splits", "ways",
+                   "highest", "next", "faulty")
 
 BUILTIN_VALUES: dict[str, str] = {k: LIBRARY[k].returns for k in _VALUE_ORDER}
 
@@ -39,6 +40,8 @@ CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 class Symbols:
     lattice: str = "triangle"
     boards_per_player: bool = False  # `board NAME "…" each player`
+    tile_holds: set[str] = field(default_factory=set)  # resources laid tiles may hold
+    tile_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)  # laid tiles' own
     edges: dict[str, m.EdgeLabel] = field(default_factory=dict)
     kinds: dict[str, tuple[str, Any]] = field(default_factory=dict)  # id -> (category, decl)
     area_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)

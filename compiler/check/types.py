@@ -190,6 +190,11 @@ class TypeChecker(ZoneTypes):
         obj = self.expr(node.obj, scope)
         name = node.name
         table = attributes_of(obj)  # the kernel's (`compiler/library/attributes.py`)
+        if obj == "tile":
+            if self.sy.boards_per_player:  # the player whose board holds it
+                table["owner"] = "player"
+            table.update({r: "int" for r in self.sy.tile_holds})
+            table.update({a.name: a.type for a in self.sy.tile_attrs.values()})
         if obj in ("card", "tile") and self.sy.card_kinds:
             # What is printed on a card, or on the card a tile shows.
             table.update(card_rules.attr_names(self.sy))
@@ -433,9 +438,13 @@ class TypeChecker(ZoneTypes):
         for holder in (s.source, s.target):
             if holder is not None:
                 t = self.expr(holder, scope)
+                if t == "tile" and s.resource in self.sy.tile_holds:
+                    continue
                 if t not in ("player", "area", "holder", "any"):
                     self.report(holder.loc, "type",
-                                f"resources are held by players, areas or the pool, not {words(t)}")
+                                f"resources are held by players, areas or the pool, not {words(t)}",
+                                hint=f"a laid tile holds `{s.resource}` only if its card kind "
+                                     f"says `holds {s.resource}`" if t == "tile" else None)
 
     def s_draw(self, s: n.Draw, scope: Scope) -> None:
         self.expect(s.count, scope, "int", "how many are drawn")
@@ -475,6 +484,15 @@ class TypeChecker(ZoneTypes):
                 return "any"
             target.type = gdecl.type
             return gdecl.type
+        if obj == "tile" and self.sy.tile_attrs:
+            tdecl = self.sy.tile_attrs.get(target.name)
+            if tdecl is None:
+                self.report(target.loc, "unknown-name", f"laid tiles have no attribute "
+                            f"`{target.name}`", hint=did_you_mean(target.name,
+                                                                 self.sy.tile_attrs))
+                return "any"
+            target.type = tdecl.type
+            return tdecl.type
         if obj not in ("area", "any"):
             self.report(target.loc, "type",
                         f"only areas and players have attributes to set, not {words(obj)}")

@@ -304,6 +304,8 @@ class StmtCompiler:
             return set_player
         if s.target.obj.type == "game":
             return self._set_game(s.target.name, value, vtype, rule)
+        if s.target.obj.type == "tile":
+            return self._set_tile(name, obj, value, vtype, rule)
 
         def set_attr(env: Env) -> None:
             st = env.state
@@ -340,6 +342,8 @@ class StmtCompiler:
             return clear_player
         if s.target.obj.type == "game":
             return self._set_game(name, None, None, rule)
+        if s.target.obj.type == "tile":
+            return self._set_tile(name, obj, None, None, rule)
 
         def clear(env: Env) -> None:
             st = env.state
@@ -352,6 +356,32 @@ class StmtCompiler:
                 note(env, "cleared", rule, f"{game.describe_area(st, root)} {words}",
                      area=game.format_area(st, root), attribute=name)
         return clear
+
+    def _set_tile(self, name: str, obj: Any, value: Any, vtype: str | None,
+                  rule: str | None) -> Run:
+        """`set t.NAME to …` on a laid tile (`clear t.NAME` when `value` is None)."""
+        game = self.game
+
+        def set_tile(env: Env) -> None:
+            st = env.state
+            cell = obj(env)
+            if cell is None or cell not in st.board:
+                raise RuleError(f"no tile is laid there, so its `{name}` cannot be set")
+            attrs = dict(st.tile_attrs.get(cell, {}))
+            v = value(env) if value is not None else None
+            if v is None:
+                if attrs.pop(name, None) is None:
+                    return
+            else:
+                attrs[name] = v
+            st.tile_attrs[cell] = attrs
+            shown = game.seat_id(v) if vtype == "player" and v is not None else v
+            where = game.format_cell(cell, env.me)
+            card = st.board[cell][0]
+            said = f"{card} at {where}: {name} " + ("cleared" if v is None else f"is {shown}")
+            note(env, "set" if v is not None else "cleared", rule, said,
+                 tile=where, attribute=name, value=shown)
+        return set_tile
 
     def _set_game(self, name: str, value: Any, vtype: str | None, rule: str | None) -> Run:
         """`set game.NAME to …` (and `clear game.NAME`, when `value` is None)."""
@@ -646,6 +676,8 @@ def holding(st: State, holder: Any, htype: str | None, res: str) -> int:
         return st.pool.get(res, 0)
     if htype == "player":
         return st.player_res[holder].get(res, 0)
+    if htype == "tile":
+        return st.tile_res.get(holder, {}).get(res, 0)
     root = st.areas.find(holder)
     return st.area_res.get(root, {}).get(res, 0)
 
@@ -655,6 +687,10 @@ def adjust(st: State, holder: Any, htype: str | None, res: str, delta: int) -> N
         st.pool[res] = st.pool.get(res, 0) + delta
     elif htype == "player":
         st.player_res[holder][res] = st.player_res[holder].get(res, 0) + delta
+    elif htype == "tile":  # copy on write: clones share the inner dicts
+        held = dict(st.tile_res.get(holder, {}))
+        held[res] = held.get(res, 0) + delta
+        st.tile_res[holder] = held
     else:
         root = st.areas.find(holder)
         d = dict(st.area_res.get(root, {}))
@@ -667,6 +703,9 @@ def describe_holder(game: Game, st: State, holder: Any, htype: str | None) -> st
         return "the pool"
     if htype == "player":
         return game.seat_name(holder)
+    if htype == "tile":
+        card = st.board[holder][0] if holder in st.board else "the tile"
+        return f"{card} at {game.format_cell(holder, st.turn.actor)}"
     return game.describe_area(st, holder)
 
 
@@ -675,6 +714,8 @@ def holder_ref(game: Game, st: State, holder: Any, htype: str | None) -> str:
         return "pool"
     if htype == "player":
         return game.seat_id(holder)
+    if htype == "tile":
+        return game.format_cell(holder)
     return game.format_area(st, holder)
 
 

@@ -269,6 +269,21 @@ class ExprCompiler:
             return base
         raise RuleError("`in`/`of` narrow a kind or pieces/sites/areas/tiles")
 
+    def _tile_attr(self, name: str, obj: Fn) -> Fn:
+        """What a laid tile holds of a resource (0), or one of its own attributes."""
+        if name in self.game.tile_holds:
+            def held(env: Env) -> int:
+                c = obj(env)
+                return 0 if c is None else env.state.tile_res.get(c, {}).get(name, 0)
+            return held
+        decl = self.game.tile_attr_decls[name]
+        default = {"player": None, "bool": False, "int": 0}.get(decl.type)
+
+        def attr(env: Env) -> Any:
+            c = obj(env)
+            return default if c is None else env.state.tile_attrs.get(c, {}).get(name, default)
+        return attr
+
     def _on_board(self, node: n.Collection, elem: str, owner: Fn) -> Fn:
         """`tiles of p`, `frontier of p`, `sites of p`: those on player p's board."""
         from compiler.kernel.boards import board_of
@@ -467,6 +482,11 @@ class ExprCompiler:
         kernel = ATTRIBUTES.get((t or "", name))
         if kernel is not None:
             return kernel.compile(self, node, obj)
+        if t == "tile" and name == "owner" and game.per_player:
+            from compiler.kernel.boards import board_of
+            return lambda env: None if (c := obj(env)) is None else board_of(c)
+        if t == "tile" and (name in game.tile_holds or name in game.tile_attr_decls):
+            return self._tile_attr(name, obj)
         if t in ("card", "tile") and game.cards.kinds:
             from compiler.engine.cards import compile_attr
             return compile_attr(self, node, obj)

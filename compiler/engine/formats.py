@@ -50,6 +50,10 @@ class TileAt(_Model):
     tile: str = Field(description="Tile id from the catalogue.")
     face: str = Field(description="Which face is up.")
     rotation: int = Field(0, ge=0, le=LIMIT, description="How the tile is turned (0, 1, 2 ...).")
+    holds: dict[str, Count] = Field(default_factory=dict,
+                                    description="What the laid tile holds, by resource.")
+    attributes: dict[str, Value] = Field(default_factory=dict,
+                                         description="The laid tile's own attributes.")
 
 
 class PieceAt(_Model):
@@ -334,6 +338,7 @@ class _Builder:
                 self.bad(f"{path}.at", f"two tiles at {t.at}")
                 continue
             placed[cell] = (t.tile, t.face, t.rotation, path)
+            self._tile_values(st, cell, t, path)
         if not placed:
             return
         # Lay tiles outward from the first, so areas build as in play; check each edge.
@@ -374,6 +379,28 @@ class _Builder:
             st.frontier.lay(g.lattice, st.board, g.catalogue, c)
             _, merges = st.areas.lay(g.lattice, st.board, g.catalogue, c)
         del env
+
+    def _tile_values(self, st: State, cell: Any, t: TileAt, path: str) -> None:
+        """What a laid tile holds and its own attributes."""
+        g = self.game
+        for res, amount in t.holds.items():
+            if res not in g.tile_holds:
+                said = f"laid tiles hold {', '.join(sorted(g.tile_holds))}" if g.tile_holds \
+                    else "no laid tile holds anything in this game"
+                self.bad(f"{path}.holds", f"a tile cannot hold {clip(res)!r}: {said}")
+            elif amount:
+                st.tile_res[cell] = {**st.tile_res.get(cell, {}), res: amount}
+        for name, value in t.attributes.items():
+            decl = g.tile_attr_decls.get(name)
+            if decl is None:
+                hint = did_you_mean(name, g.tile_attr_decls)
+                self.bad(f"{path}.attributes", f"laid tiles have no attribute {clip(name)!r}"
+                         + (f"; {hint}" if hint else ""))
+                continue
+            ok, value = self.value(f"{path}.attributes.{name}", decl.type, value,
+                                   len(self.m.players))
+            if ok and value is not None:
+                st.tile_attrs[cell] = {**st.tile_attrs.get(cell, {}), name: value}
 
     def _pieces(self, st: State, n: int) -> None:
         g = self.game
@@ -500,7 +527,8 @@ class _Builder:
             if res.limit is None:
                 continue
             held = sum(st.player_res[p].get(res.id, 0) for p in range(st.players)) + \
-                sum(d.get(res.id, 0) for d in st.area_res.values())
+                sum(d.get(res.id, 0) for d in st.area_res.values()) + \
+                sum(d.get(res.id, 0) for d in st.tile_res.values())
             if self.m.pool is not None and res.id in self.m.pool:
                 st.pool[res.id] = self.m.pool[res.id]
                 if held + self.m.pool[res.id] != res.limit:
@@ -841,6 +869,17 @@ def _binding_text(g: Any, st: State, v: Any) -> str:
     return str(v)
 
 
+def _tile_attributes(g: Any, st: State, cell: Any) -> dict[str, Any]:
+    """A laid tile's own attributes as a position writes them (defaults left out)."""
+    out = {}
+    for k, v in st.tile_attrs.get(cell, {}).items():
+        decl = g.tile_attr_decls.get(k)
+        if v is None or decl is None or v == {"bool": False, "int": 0}.get(decl.type):
+            continue
+        out[k] = g.seat_id(v) if decl.type == "player" else v
+    return out
+
+
 def from_state(rules: Rules, st: State) -> PositionModel:
     g = rules.game
     fmt = g.lattice.format_cell
@@ -855,7 +894,9 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                for i in range(st.players)]
     if g.per_player:
         tiles = [TileAt(board=g.seat_id(board_of(c)), at=g.lattice.format_cell(local(c)),
-                        tile=card, face=face, rotation=rot)
+                        tile=card, face=face, rotation=rot,
+                        holds={k: v for k, v in st.tile_res.get(c, {}).items() if v},
+                        attributes=_tile_attributes(g, st, c))
                  for c, (card, face, rot) in sorted(
                      st.board.items(), key=lambda kv: (board_of(kv[0]), kv[0][1], kv[0][0]))]
         fmt = g.format_cell

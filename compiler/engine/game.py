@@ -138,6 +138,10 @@ class Game:
         # them side by side in one plane; `format_cell`/`parse_cell` translate.
         self.board_decl = next((d for d in decls if isinstance(d, m.BoardDecl)), None)
         self.per_player = self.board_decl is not None
+        # What laid tiles may hold, and the attributes each laid tile has of its own
+        # (from card kinds: `holds R`, `attribute a: T`), kept in st.tile_res / tile_attrs.
+        self.tile_holds: frozenset[str] = frozenset()
+        self.tile_attr_decls: dict[str, m.AttributeDecl] = {}
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         # Who sits where: by default the first seats declared; a table may seat

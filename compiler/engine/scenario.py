@@ -56,6 +56,7 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
     turn: TurnState | None = None
     game_state: GameState | None = None
     waiting: list[str] | None = None
+    on_tiles: dict[str, dict[str, int]] = {}  # what laid tiles hold, by their cell's text
     for f in facts:
         a = f.args
         if f.fact == "players":
@@ -74,6 +75,8 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
                 pool[res] = amount
             elif ":" in holder:
                 areas.setdefault(holder, AreaState(at=holder)).resources[res] = amount
+            elif "," in holder:  # a laid tile: `energy red/0,0 2`
+                on_tiles.setdefault(holder, {})[res] = amount
             else:
                 if holder not in players:
                     players[holder] = PlayerState(seat=holder)
@@ -102,6 +105,11 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
             waiting = [str(x) for x in a]
         elif f.fact == "zone":
             zone_facts.given(held, rules.game, a)
+    for t in tiles:
+        t.holds.update(on_tiles.pop(t.at, {}))
+    if on_tiles:
+        where = ", ".join(on_tiles)
+        raise PositionError([("given", f"no tile is laid at {where}, so it holds nothing")])
     if not seats:
         seats = [g.seat_id(i) for i in range(rules.ruleset.players_min)]
         players = {s: players.get(s, PlayerState(seat=s)) for s in seats}
@@ -290,6 +298,14 @@ def _amount(pos: Position, res: str, holder: str) -> int | None:
         if root is None:
             return None
         held = st.area_res.get(root, {})
+    elif "," in holder:  # a laid tile
+        try:
+            cell = g.parse_cell(holder, None, st.players)
+        except ValueError:
+            return None
+        if cell not in st.board:
+            return None
+        held = st.tile_res.get(cell, {})
     else:
         i = g.seat_index(holder, st.players)
         if i is None:

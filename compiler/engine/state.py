@@ -111,6 +111,7 @@ class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
                  "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
                  "revealed",
+                 "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
                  "game_attrs", "_shared_geometry")
 
@@ -127,6 +128,10 @@ class State:
         self.pool: dict[str, int] = {}
         self.area_res: dict[Node, dict[str, int]] = {}
         self.area_attrs: dict[Node, dict[str, Any]] = {}
+        # What laid tiles hold (`holds R` on a card kind) and their attributes, by cell;
+        # each inner dict is replaced, never changed in place, so clones share them.
+        self.tile_res: dict[Cell, dict[str, int]] = {}
+        self.tile_attrs: dict[Cell, dict[str, Any]] = {}
         # Every zone's piles (engine/zones.py changes them). The values are immutable
         # tuples and `unknown` is replaced, never changed in place, so clones share both.
         self.zones: dict[ZoneKey, Piles] = {}
@@ -156,6 +161,8 @@ class State:
         s.pool = dict(self.pool)
         s.area_res = dict(self.area_res)
         s.area_attrs = dict(self.area_attrs)
+        s.tile_res = dict(self.tile_res) if self.tile_res else {}
+        s.tile_attrs = dict(self.tile_attrs) if self.tile_attrs else {}
         s.zones = dict(self.zones)
         s.unknown = self.unknown
         s.revealed = self.revealed

@@ -408,3 +408,48 @@ def hop(lattice: Lattice, board: dict[Cell, Placed], start: Cell, steps: int | N
         frontier = nxt
     seen.pop(start)
     return seen
+
+
+def distance(lattice: Lattice, board: dict[Cell, Placed], a: Cell, b: Cell) -> int | None:
+    """Edge steps from `a` to `b` through laid tiles, whatever they show; None: no way.
+
+    Either end may be an empty cell (where a tile could go): only the cells
+    stepped through between them must hold tiles.
+    """
+    if a == b:
+        return 0
+    seen = {a}
+    frontier = [a]
+    depth = 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for cell in frontier:
+            for other in lattice.neighbours(cell):
+                if other == b:
+                    return depth
+                if other in seen or other not in board:
+                    continue
+                seen.add(other)
+                nxt.append(other)
+        frontier = nxt
+    return None
+
+
+def cut_vertex(lattice: Lattice, board: dict[Cell, Placed], cell: Cell) -> bool:
+    """Whether taking the tile at `cell` away would leave the tiles it touched in two
+    groups or more (one search from one of them, around `cell`)."""
+    touching = [c for c in lattice.neighbours(cell) if c in board]
+    if len(touching) < 2:
+        return False
+    seen = {cell, touching[0]}
+    todo = [touching[0]]
+    left = set(touching[1:])
+    while todo and left:
+        c = todo.pop()
+        for other in lattice.neighbours(c):
+            if other in board and other not in seen:
+                seen.add(other)
+                left.discard(other)
+                todo.append(other)
+    return bool(left)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from compiler.ir import nodes as n
 from compiler.kernel.boards import board_of
-from compiler.kernel.tiles import (FaceInfo, Unreached, hop, mismatches, placements, unreached,
-                                   walk, walk_segments)
+from compiler.kernel.tiles import (FaceInfo, Unreached, cut_vertex, distance, hop, mismatches,
+                                   placements, unreached, walk, walk_segments)
 from compiler.library.base import Builtin, Fn, register
 
 if TYPE_CHECKING:
@@ -610,14 +610,14 @@ class ReachSitesAcross(_Reach):
 @register
 class Hops(Builtin):
     name, group, returns = "hops", "board", "set:tile"
-    summary = ("The tiles within some edge steps of a tile, across any edges whatever the "
-               "tiles show, entering only some tiles.")
+    summary = ("The tiles within some edge steps of a tile (or of an empty position), across "
+               "any edges whatever the tiles show, entering only some tiles.")
     example = "count(hops(placed, 3, tiles))"
 
     def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
         """`hops(tile, steps, through)`: tiles within some edge steps, whatever they show."""
         if tc._arity(node, 3):
-            tc.expect(node.args[0], scope, "tile", "the first argument of `hops`")
+            _tile_or_cell(tc, node.args[0], scope, "the first argument of `hops`")
             tc.expect(node.args[1], scope, "int", "the number of steps, in `hops`")
             tc.expect(node.args[2], scope, "set:tile", "the tiles `hops` may enter")
         return "set:tile"
@@ -755,3 +755,131 @@ class Nearest(Builtin):
         return Reason(f"{said} is {counted(mine, 'step')} from {ex.describe(origin, 'tile')}, "
                       f"but {nearer} {'is' if len(best) == 1 else 'are'} nearer "
                       f"({counted(d or 0, 'step')})")
+
+
+def _tile_or_cell(tc: TypeChecker, node: n.Expr, scope: Scope, what: str) -> str:
+    """A laid tile or an empty position: both are cells of the board."""
+    from compiler.check.types import words
+    t = tc.expr(node, scope)
+    if t not in ("tile", "cell", "any", "none"):
+        tc.report(node.loc, "type", f"{what} should be a tile or a position, but this is "
+                                    f"{words(t)}")
+    return t
+
+
+@register
+class Distance(Builtin):
+    name, group, returns = "distance", "board", "int"
+    summary = ("The fewest edge steps from one tile or position to another, through laid "
+               "tiles whatever they show; either end may be an empty position. Where no way "
+               "joins them the rule cannot be carried out (it is never taken as 0).")
+    example = "distance(placed, placed)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 2):
+            _tile_or_cell(tc, node.args[0], scope, "the first argument of `distance`")
+            _tile_or_cell(tc, node.args[1], scope, "the second argument of `distance`")
+        return "int"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        from compiler.engine.evaluate import RuleError
+        a_f, b_f = (cx(a) for a in node.args)
+        game = cx.game
+
+        def steps(env: Env) -> int:
+            a, b = a_f(env), b_f(env)
+            if a is None or b is None:
+                raise RuleError("a distance needs two positions, but one of them is none")
+            found = distance(game.lattice, env.state.board, a, b)
+            if found is None:
+                actor = env.state.turn.actor
+                raise RuleError(f"no path of laid tiles joins {game.format_cell(a, actor)} "
+                                f"and {game.format_cell(b, actor)}")
+            return found
+        return steps
+
+    def english(self, en: English, node: n.Call) -> str:
+        return (f"the number of edge steps from {en(node.args[0])} to {en(node.args[1])} "
+                f"through laid tiles")
+
+
+@register
+class Splits(Builtin):
+    name, group, returns = "splits", "board", "bool"
+    summary = ("Whether taking a laid tile away would leave the tiles of its board in two "
+               "groups or more.")
+    example = "splits(placed)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 1):
+            tc.expect(node.args[0], scope, "tile", "the tile `splits` takes away")
+        return "bool"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        tile_f = cx(node.args[0])
+        lattice = cx.game.lattice
+
+        def splits(env: Env) -> bool:
+            cell = tile_f(env)
+            return cell is not None and cell in env.state.board and \
+                cut_vertex(lattice, env.state.board, cell)
+        return splits
+
+    def english(self, en: English, node: n.Call) -> str:
+        return f"taking {en(node.args[0])} away would split its board in two"
+
+    def english_negated(self, en: English, node: n.Call) -> str | None:
+        return f"taking {en(node.args[0])} away would leave its board in one piece"
+
+
+@register
+class Ways(Builtin):
+    name, group, returns = "ways", "board", "set:set:tile"
+    summary = ("Every way to take some units of a resource from laid tiles that hold it: "
+               "each way lists the tiles, one per unit (a tile twice for two units from it), "
+               "sorted, so one payment is one way whatever order it is written in. Taking "
+               "none is one way, the empty one.")
+    example = "count(ways(1, points, tiles))"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 3):
+            tc.expect(node.args[0], scope, "int", "how many units `ways` takes")
+            res = node.args[1]
+            if isinstance(res, n.Name):
+                tc.check_kind(res.loc, res.id, ("resource",), "resource")
+            else:
+                tc.report(res.loc, "type", "the second argument of `ways` should be the name "
+                                           "of a resource")
+            tc.expect(node.args[2], scope, "set:tile", "the tiles `ways` takes from")
+        return "set:set:tile"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        from compiler.engine.evaluate import cell_key
+        n_f, holders_f = cx(node.args[0]), cx(node.args[2])
+        res = node.args[1].id if isinstance(node.args[1], n.Name) else ""
+
+        def ways(env: Env) -> tuple[Any, ...]:
+            count = n_f(env) or 0
+            if count < 0:
+                return ()
+            held = env.state.tile_res
+            cells = sorted((c for c in holders_f(env) if held.get(c, {}).get(res, 0) > 0),
+                           key=cell_key)
+            out: list[tuple[Any, ...]] = []
+
+            def take(i: int, left: int, way: tuple[Any, ...]) -> None:
+                if left == 0:
+                    out.append(way)
+                    return
+                if i == len(cells):
+                    return
+                have = held[cells[i]][res]
+                for k in range(min(have, left), -1, -1):
+                    take(i + 1, left - k, way + (cells[i],) * k)
+            take(0, count, ())
+            return tuple(out)
+        return ways
+
+    def english(self, en: English, node: n.Call) -> str:
+        return (f"the ways to take {en(node.args[0])} {en(node.args[1])} from "
+                f"{en.collection(node.args[2])}")

@@ -200,6 +200,30 @@ class Top(Builtin):
         return f"those of {en.collection(args[0])} for whom {measure} is highest"
 
 
+@register
+class Highest(Builtin):
+    name, group, returns = "highest", "counting", "int"
+    summary = "The highest measure (`it`) of the elements of a collection; 0 when it is empty."
+    example = "highest(players, it.points)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 2):
+            _measured(tc, node, scope, "the measure `highest` compares")
+        return "int"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        coll, value, alias = _per_element(cx, node)
+
+        def highest(env: Env) -> int:
+            return max((v or 0 for _, v in each(env, coll, value, alias)), default=0)
+        return highest
+
+    def english(self, en: English, node: n.Call) -> str:
+        args = node.args
+        return f"the highest {en._element(args[0])(args[1])} among {en.collection(args[0])} " \
+               f"(0 if there are none)"
+
+
 class _Extreme(Builtin):
     """`min` and `max`: the smallest or largest of some numbers (a missing one counts 0)."""
 

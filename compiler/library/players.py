@@ -47,6 +47,33 @@ class Players(Builtin):
 
 
 @register
+class Next(Builtin):
+    name, group, returns = "next", "players", "player"
+    summary = ("The player some seats further on in seat order (clockwise): `next(p, 1)` sits "
+               "next to p; a negative count goes the other way round.")
+    example = "next(me, 1)"
+
+    def check(self, tc: TypeChecker, node: n.Call, scope: Scope) -> str:
+        if tc._arity(node, 2):
+            tc.expect(node.args[0], scope, "player", "the first argument of `next`")
+            tc.expect(node.args[1], scope, "int", "how many seats `next` counts")
+        return "player"
+
+    def compile(self, cx: ExprCompiler, node: n.Call) -> Fn:
+        p_f, k_f = cx(node.args[0]), cx(node.args[1])
+
+        def nxt(env: Env) -> Any:
+            p = p_f(env)
+            return None if p is None else (p + (k_f(env) or 0)) % env.state.players
+        return nxt
+
+    def english(self, en: English, node: n.Call) -> str:
+        k = en(node.args[1])
+        seats = "seat" if k == "1" else "seats"
+        return f"the player {k} {seats} after {en(node.args[0])} in seat order"
+
+
+@register
 class Pool(Builtin):
     name, group, returns, value = "pool", "players", "holder", True
     summary = "The general supply of limited resources, which gives and takes them."

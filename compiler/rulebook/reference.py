@@ -1389,6 +1389,22 @@ CONSTRUCTS: list[Construct] = [
             move p to s
         ''',
         shows=("call",), ir=("Call",)),
+    Construct(
+        name="distances and payments", grammar_rule="atom", group=X, context="action",
+        summary="`distance` counts the edge steps from one tile or empty position to another "
+                "through laid tiles (a rule that asks for a distance where no path joins the "
+                "two cannot be carried out); `splits` tells whether taking a tile away would "
+                "leave its board in two parts; `ways(n, R, tiles)` lists every way to take n "
+                "of resource R from tiles that hold it, each a sorted list of tiles, one per "
+                "unit; `highest` is the highest measure over a collection (0 when empty); "
+                "`next(p, k)` is the player k seats after p.",
+        example="""
+            require distance(placed, placed) <= highest(tiles, distance(it, placed))
+            require not splits(placed)
+            require count(ways(1, gold, tiles)) >= 0
+            require next(me, 1) != me
+        """,
+        shows=("call",), ir=("Call",)),
     # ------------------------------------------------- examples and rulings
     Construct(
         name="worked example", grammar_rule="example", group=E, context="top",
