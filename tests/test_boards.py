@@ -35,10 +35,15 @@ def position(rules: Rules, tiles: list[tuple[str, str, str]], to_play: str = "re
     laid = {t for t, _, _ in tiles}
     model = {"format": "rulebook-position", "ruleset": "outposts",
              "players": [{"seat": "red"}, {"seat": "blue"}, {"seat": "green"}],
-             "tiles": [{"board": b, "at": at, "tile": t, "face": "a"} for t, b, at in tiles],
+             "tiles": [{"board": b, "at": at, "tile": t, "face": "front"} for t, b, at in tiles],
              "stacks": [stack if stack is not None else [t for t in TILES if t not in laid]],
              "turn": {"number": 4, "player": to_play, "step": "act"}}
     return position_from_model(rules, PositionModel.model_validate(model))
+
+
+def fronts(pos: Position) -> list[str]:
+    """The legal moves that lay a card face up, as written."""
+    return [t for t in map(pos.notation, pos.legal_moves()) if " front " in t]
 
 
 def test_a_cell_is_kept_on_its_own_board() -> None:
@@ -52,32 +57,31 @@ def test_a_cell_is_kept_on_its_own_board() -> None:
 def test_every_player_lays_a_first_tile_at_the_origin_of_their_own_board(
         rules: Rules) -> None:
     start = rules.start(3, stacks=[TILES])
-    assert [start.notation(m) for m in start.legal_moves()] == ["t1 a at 0,0"]
-    after = start.apply("t1 a at 0,0")
+    assert fronts(start) == ["t1 front at 0,0"]
+    after = start.apply("t1 front at 0,0")
     # Blue's board is empty though red's is not: blue's first tile goes at blue's origin.
-    assert [after.notation(m) for m in after.legal_moves()] == ["t2 a at 0,0"]
+    assert fronts(after) == ["t2 front at 0,0"]
 
 
 def test_the_frontier_holds_the_origin_of_every_empty_board(rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0")])
     frontier = pos.state.frontier.cells()
     assert (SPAN, 0) not in frontier  # the kernel's frontier knows only laid tiles
-    moves = [pos.notation(m) for m in pos.legal_moves()]
-    assert moves == ["t2 a at 0,-1", "t2 a at -1,0", "t2 a at 1,0", "t2 a at 0,1"]
+    assert fronts(pos) == ["t2 front at 0,-1", "t2 front at -1,0", "t2 front at 1,0", "t2 front at 0,1"]
     blue = position(rules, [("t1", "red", "0,0")], to_play="blue")
-    assert [blue.notation(m) for m in blue.legal_moves()] == ["t2 a at 0,0"]
+    assert fronts(blue) == ["t2 front at 0,0"]
 
 
 def test_a_tile_touches_only_tiles_of_its_own_board(rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0"), ("t3", "blue", "1,0")],
                    stack=["t4", "t5"])
-    after = pos.apply("t4 a at 1,0")
+    after = pos.apply("t4 front at 1,0")
     assert after.scores()["red"] == 1  # next to red's 0,0 only, not to blue's tiles
 
 
 def test_nobody_builds_on_another_players_board(rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0")], stack=["t3"])
-    ruling = pos.adjudicate("t3 a at blue/1,0")
+    ruling = pos.adjudicate("t3 front at blue/1,0")
     assert ruling.verdict == "ILLEGAL"
     [breach] = ruling.moves[0].breaches
     assert breach.rule is not None and breach.rule.id == "camp.build"
@@ -86,16 +90,16 @@ def test_nobody_builds_on_another_players_board(rules: Rules) -> None:
 
 def test_a_cell_on_the_movers_board_is_written_without_a_seat(rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0"), ("t2", "blue", "0,0")], stack=["t3"])
-    assert pos.parse("t3 a at red/1,0") == pos.parse("t3 a at 1,0")
-    assert pos.notation(pos.parse("t3 a at red/1,0")) == "t3 a at 1,0"
+    assert pos.parse("t3 front at red/1,0") == pos.parse("t3 front at 1,0")
+    assert pos.notation(pos.parse("t3 front at red/1,0")) == "t3 front at 1,0"
 
 
 def test_a_cell_far_beyond_any_board_is_refused_with_a_reason(rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0")], stack=["t2"])
-    ruling = pos.adjudicate("t2 a at 2001,0")
+    ruling = pos.adjudicate("t2 front at 2001,0")
     assert ruling.verdict == "UNREADABLE"
     assert "a board this wide is not supported" in ruling.moves[0].breaches[0].message
-    assert pos.adjudicate("t2 a at purple/1,0").verdict == "UNREADABLE"
+    assert pos.adjudicate("t2 front at purple/1,0").verdict == "UNREADABLE"
 
 
 def test_a_position_names_each_tiles_board_and_reads_back(rules: Rules) -> None:
@@ -122,7 +126,7 @@ def test_no_message_of_a_game_shows_the_plane_the_boards_are_embedded_in(
         final, history = random_game(rules, 3, seed=seed)
         for _, pos, move in history.moves:
             card = pos.notation(move).split()[0]
-            for text in (pos.notation(move), f"{card} a at green/5,5", f"{card} a at blue/0,0"):
+            for text in (pos.notation(move), f"{card} front at green/5,5", f"{card} front at blue/0,0"):
                 said = json.dumps(pos.adjudicate(text).model_dump(), default=str)
                 assert not far.search(said), said
         assert not far.search(from_state(rules, final.state).model_dump_json())
@@ -132,14 +136,14 @@ def test_a_tile_three_steps_from_another_of_its_camp_brings_the_next_player_a_po
         rules: Rules) -> None:
     pos = position(rules, [("t1", "red", "0,0"), ("t2", "red", "1,0"), ("t3", "red", "2,0"),
                            ("t6", "blue", "0,0")], stack=["t4", "t5"])
-    assert pos.apply("t4 a at 3,0").scores() == {"red": 1, "blue": 1, "green": 0}
-    assert pos.apply("t4 a at 1,1").scores() == {"red": 1, "blue": 0, "green": 0}
+    assert pos.apply("t4 front at 3,0").scores() == {"red": 1, "blue": 1, "green": 0}
+    assert pos.apply("t4 front at 1,1").scores() == {"red": 1, "blue": 0, "green": 0}
 
 
 def test_the_last_seat_is_followed_by_the_first(rules: Rules) -> None:
     pos = position(rules, [("t1", "green", "0,0"), ("t2", "green", "1,0"),
                            ("t3", "green", "2,0")], to_play="green", stack=["t4", "t5"])
-    assert pos.apply("t4 a at 3,0").scores() == {"red": 1, "blue": 0, "green": 1}
+    assert pos.apply("t4 front at 3,0").scores() == {"red": 1, "blue": 0, "green": 1}
 
 
 def test_each_bridge_of_a_camp_scores_at_the_end(rules: Rules) -> None:
@@ -167,3 +171,61 @@ def test_a_distance_with_no_path_is_refused_not_taken_as_zero(rules: Rules) -> N
         cx(call)(env)
     env.vars.update(b=(0, 1))
     assert cx(call)(env) == 1
+
+
+def huts(rules: Rules, wood: dict[str, int]) -> Position:
+    """Red's camp: a plot at 0,0 and huts at 1,0 and 0,1 holding `wood`; blue's a plot."""
+    model = {"format": "rulebook-position", "ruleset": "outposts",
+             "players": [{"seat": "red"}, {"seat": "blue"}],
+             "tiles": [{"board": "red", "at": "0,0", "tile": "t1", "face": "front"},
+                       {"board": "red", "at": "1,0", "tile": "hut1", "face": "front",
+                        "holds": {"wood": wood.get("1,0", 0)}},
+                       {"board": "red", "at": "0,1", "tile": "hut2", "face": "front",
+                        "holds": {"wood": wood.get("0,1", 0)}},
+                       {"board": "blue", "at": "0,0", "tile": "t2", "face": "front"}],
+             "stacks": [["t3", "t4"]], "turn": {"number": 3, "player": "red", "step": "act"}}
+    return position_from_model(rules, PositionModel.model_validate(model))
+
+
+def test_a_hut_built_is_filled_with_two_wood_from_the_pool(rules: Rules) -> None:
+    pos = position(rules, [("t1", "red", "0,0")], stack=["hut1", "t3"])
+    after = pos.apply("hut1 front at 1,0")
+    cell = global_(0, (1, 0))
+    assert after.state.tile_res[cell] == {"wood": 2}
+    assert after.state.tile_attrs[cell] == {"filled": 1}
+    assert after.state.pool["wood"] == 10
+    assert pos.state.tile_res == {}  # the position before the move is unchanged
+    [tile] = [t for t in from_state(rules, after.state).tiles if t.tile == "hut1"]
+    assert (tile.board, tile.at, tile.holds, tile.attributes) == (
+        "red", "1,0", {"wood": 2}, {"filled": 1})
+
+
+def test_every_way_to_pay_is_one_move_whatever_the_order_it_is_written_in(
+        rules: Rules) -> None:
+    pos = huts(rules, {"1,0": 2, "0,1": 1})
+    burns = sorted(t for t in map(pos.notation, pos.legal_moves()) if t.startswith("burn"))
+    assert burns == ["burn 1,0 0,1", "burn 1,0 1,0"]
+    assert pos.parse("burn 0,1 1,0") == pos.parse("burn 1,0 0,1")
+    after = pos.apply("burn 0,1 1,0")
+    assert after.scores()["red"] == 3
+    assert after.state.tile_res[global_(0, (0, 1))] == {"wood": 0}
+
+
+def test_wood_cannot_be_taken_from_a_hut_that_has_none(rules: Rules) -> None:
+    pos = huts(rules, {"1,0": 1})
+    assert not [m for m in pos.legal_moves() if m.action == "burn"]
+    assert pos.adjudicate("burn 1,0 1,0").verdict == "ILLEGAL"
+
+
+def test_a_plot_holds_nothing_in_a_position(rules: Rules) -> None:
+    from compiler.engine.formats import PositionError
+    model = {"format": "rulebook-position", "ruleset": "outposts",
+             "players": [{"seat": "red"}, {"seat": "blue"}],
+             "tiles": [{"board": "red", "at": "0,0", "tile": "t1", "face": "front",
+                        "holds": {"stone": 1}}],
+             "turn": {"number": 3, "player": "red", "step": "act"}}
+    with pytest.raises(PositionError, match="a tile cannot hold 'stone'"):
+        position_from_model(rules, PositionModel.model_validate(model))
+    model["tiles"][0]["holds"] = {"wood": 1}  # type: ignore[index]
+    with pytest.raises(PositionError, match=r"t1 \(front\) cannot hold wood"):
+        position_from_model(rules, PositionModel.model_validate(model))

@@ -170,6 +170,10 @@ class Checker(TurnsChecks, AuditChecks):
         self.collect_turns()
         cards.collect(self)
         zone_checks.collect(self)
+        # What laid cards hold and their own attributes: `t.energy`, `set t.scored to …`.
+        sy.tile_holds = {r for k in sy.card_kinds.values() for r in k.holds} | \
+            {r for card in sy.printed.values() for r in card.holds}
+        sy.tile_attrs = {a.name: a for k in sy.card_kinds.values() for a in k.attributes}
 
     def check_above(self, decls: list[Any]) -> None:
         """`above` must not go round in a circle: then no order of a stack would do."""

@@ -212,6 +212,10 @@ class StmtCompiler:
             got = want if have is None else min(want, have)
             if tgt_type == "area" and not game.area_holds(st.areas.kind(tgt), res):
                 raise RuleError(f"{game.describe_area(st, tgt)} cannot hold {game.title(res, True)}")
+            if tgt_type == "tile" and (tgt not in st.board or
+                                       not game.holds(st.board[tgt][0], st.board[tgt][1], res)):
+                raise RuleError(f"{describe_holder(game, st, tgt, tgt_type)} cannot hold "
+                                f"{game.title(res, True)}")
             if got > 0:
                 if not bank:
                     adjust(st, src, src_type, res, -got)

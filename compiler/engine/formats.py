@@ -384,10 +384,15 @@ class _Builder:
         """What a laid tile holds and its own attributes."""
         g = self.game
         for res, amount in t.holds.items():
+            if not amount:
+                continue
             if res not in g.tile_holds:
                 said = f"laid tiles hold {', '.join(sorted(g.tile_holds))}" if g.tile_holds \
                     else "no laid tile holds anything in this game"
                 self.bad(f"{path}.holds", f"a tile cannot hold {clip(res)!r}: {said}")
+            elif not g.holds(t.tile, t.face, res):
+                self.bad(f"{path}.holds", f"{clip(t.tile)} ({t.face}) cannot hold {res}: only "
+                                          f"cards whose kind says `holds {res}` do")
             elif amount:
                 st.tile_res[cell] = {**st.tile_res.get(cell, {}), res: amount}
         for name, value in t.attributes.items():

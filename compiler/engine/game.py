@@ -140,8 +140,11 @@ class Game:
         self.per_player = self.board_decl is not None
         # What laid tiles may hold, and the attributes each laid tile has of its own
         # (from card kinds: `holds R`, `attribute a: T`), kept in st.tile_res / tile_attrs.
-        self.tile_holds: frozenset[str] = frozenset()
-        self.tile_attr_decls: dict[str, m.AttributeDecl] = {}
+        self.tile_holds: frozenset[str] = frozenset(
+            {r for k in self.cards.kinds.values() for r in k.holds}
+            | {r for card in ruleset.cards() for r in card.holds})
+        self.tile_attr_decls: dict[str, m.AttributeDecl] = {
+            a.name: a for k in self.cards.kinds.values() for a in k.attributes}
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         # Who sits where: by default the first seats declared; a table may seat
@@ -381,6 +384,15 @@ class Game:
         if need is None:
             return False
         return fits_labels(self.catalogue.faces[(card, face)].rotated[rotation], need, self.match)
+
+    def holds(self, card: str, face: str, res: str) -> bool:
+        """Whether a laid card (face up) may hold resource `res`: its kind (or one it
+        counts as) or the card itself says `holds res`. A card face down holds nothing."""
+        info = self.cards.cards.get(card)
+        if info is None or face == "down":
+            return False
+        own = {r for cd in self.ruleset.cards() if cd.id == card for r in cd.holds}
+        return res in own or any(res in self.cards.kinds[k].holds for k in info.kinds)
 
     def board_holds_tiles(self, st: State, board: int) -> bool:
         """Whether player `board`'s board has a tile (always the whole board if shared)."""

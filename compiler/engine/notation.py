@@ -312,7 +312,11 @@ class Notation:
                 for p in action.params:
                     if p.name in rx.groupindex and m.group(p.name) is not None:
                         try:
-                            values.append((p.name, self.read(st, m.group(p.name), p.type, seat)))
+                            value = self.read(st, m.group(p.name), p.type, seat)
+                            if _payment(p):  # one payment, whatever order it is written in
+                                from compiler.engine.evaluate import cell_key
+                                value = tuple(sorted(value, key=cell_key))
+                            values.append((p.name, value))
                         except NotThere as e:
                             raise NotThere(str(e), aid, p.name) from None
                     elif p.name in rx.groupindex and p.type.startswith("set:"):
@@ -415,6 +419,12 @@ class Notation:
         if t == "card" and text not in game.catalogue.card_faces:
             raise NotThere(f"there is no tile `{clip(text)}` in this game")
         return text
+
+
+def _payment(param: Any) -> bool:
+    """Whether a parameter is chosen from `ways(…)`: tiles listed in a sorted order."""
+    domain = getattr(param.node, "domain", None)
+    return getattr(domain, "func", None) == "ways"
 
 
 def notation_clashes(game: Game) -> list[str]:
