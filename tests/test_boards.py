@@ -229,3 +229,70 @@ def test_a_plot_holds_nothing_in_a_position(rules: Rules) -> None:
     model["tiles"][0]["holds"] = {"wood": 1}  # type: ignore[index]
     with pytest.raises(PositionError, match=r"t1 \(front\) cannot hold wood"):
         position_from_model(rules, PositionModel.model_validate(model))
+
+
+def test_an_empty_hut_at_the_edge_of_a_camp_is_set_aside(rules: Rules) -> None:
+    pos = huts(rules, {"0,1": 2})
+    after = pos.apply("clear 1,0")
+    assert global_(0, (1, 0)) not in after.state.board
+    assert after.state.discarded == ["hut1"]
+    # Its cell is open again: a card may be laid there.
+    assert global_(0, (1, 0)) in after.state.frontier.need
+    assert pos.state.board[global_(0, (1, 0))] == ("hut1", "front", 0)  # before: unchanged
+
+
+def test_a_hut_that_holds_the_camp_together_is_turned_face_down_and_holds_nothing(
+        rules: Rules) -> None:
+    model = {"format": "rulebook-position", "ruleset": "outposts",
+             "players": [{"seat": "red"}, {"seat": "blue"}],
+             "tiles": [{"board": "red", "at": "0,0", "tile": "t1", "face": "front"},
+                       {"board": "red", "at": "1,0", "tile": "hut1", "face": "front",
+                        "attributes": {"filled": 1}},
+                       {"board": "red", "at": "2,0", "tile": "t3", "face": "front"}],
+             "stacks": [["t4"]], "turn": {"number": 3, "player": "red", "step": "act"}}
+    pos = position_from_model(rules, PositionModel.model_validate(model))
+    after = pos.apply("clear 1,0")
+    cell = global_(0, (1, 0))
+    assert after.state.board[cell] == ("hut1", "down", 0)
+    assert cell not in after.state.tile_attrs
+    assert after.state.discarded == []
+    # Face down it is no hut: it cannot be cleared again, but distances still run through it.
+    assert not [m for m in after.legal_moves() if m.action == "clear"]
+    [tile] = [t for t in from_state(rules, after.state).tiles if t.tile == "hut1"]
+    assert (tile.face, tile.holds, tile.attributes) == ("down", {}, {})
+
+
+def _diagnostics(tmp_path: Path, source: str) -> list[str]:
+    from compiler.diagnostics import CompileError
+    from compiler.load import load_files
+    (tmp_path / "outposts.rules").write_text(source, encoding="utf-8")
+    try:
+        load_files([tmp_path / "outposts.rules"])
+    except CompileError as e:
+        return [d.message + (f" (hint: {d.hint})" if d.hint else "") for d in e.diagnostics]
+    return []
+
+
+def test_a_tile_is_not_removed_from_a_game_whose_areas_only_merge(tmp_path: Path) -> None:
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        '        board camp "camp" each player\n',
+        '        board camp "camp" each player\n        edge x "x"\n'
+        '        area yard "yard" crosses x\n')
+    said = _diagnostics(tmp_path, source)
+    assert any("not yet: areas are merge-only, so `remove`" in m for m in said), said
+    assert any("not yet: areas are merge-only, so `turn … face down`" in m for m in said), said
+
+
+def test_a_tile_is_removed_only_to_a_zone_the_game_has(tmp_path: Path) -> None:
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        "remove t to set_aside", "remove t to set_asid")
+    said = _diagnostics(tmp_path, source)
+    assert any("no zone `set_asid`" in m and "set_aside" in m for m in said), said
+
+
+def test_tiles_belong_to_a_player_only_where_each_builds_a_board(tmp_path: Path) -> None:
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        '        board camp "camp" each player\n', "")
+    said = _diagnostics(tmp_path, source)
+    assert any("only pieces have owners, not a collection of cells" in m
+               and "each player" in m for m in said), said

@@ -85,6 +85,8 @@ class Checker(TurnsChecks, AuditChecks):
         for d in self.rs.all_decls():
             if isinstance(d, m.BoardDecl):
                 sy.boards_per_player = True
+            if isinstance(d, m.ZoneDecl) and not d.legacy:
+                sy.zone_ids.append(d.id)
             if isinstance(d, m.LatticeDecl):
                 if d.name not in LATTICES:
                     self.report(d.loc, "unknown-name", f"unknown lattice `{d.name}`",

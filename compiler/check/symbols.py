@@ -40,6 +40,7 @@ CATEGORY_ELEMENT = {"piece": "piece", "feature": "site", "area": "area"}
 class Symbols:
     lattice: str = "triangle"
     boards_per_player: bool = False  # `board NAME "…" each player`
+    zone_ids: list[str] = field(default_factory=list)  # declared zones (besides set_aside)
     tile_holds: set[str] = field(default_factory=set)  # resources laid tiles may hold
     tile_attrs: dict[str, m.AttributeDecl] = field(default_factory=dict)  # laid tiles' own
     edges: dict[str, m.EdgeLabel] = field(default_factory=dict)

@@ -576,6 +576,29 @@ class TypeChecker(ZoneTypes):
     def s_discard(self, s: n.Discard, scope: Scope) -> None:
         self.expect(s.card, scope, "card", "what `discard` removes")
 
+    def _takes_tiles_away(self, s: Any, what: str) -> None:
+        """`remove` and `turn … face down` rebuild the cells next to the board, but areas
+        only ever merge: a ruleset with areas cannot split one yet."""
+        areas = self.sy.of("area")
+        if areas:
+            self.report(s.loc, "not-supported", f"not yet: areas are merge-only, so `{what}` "
+                        f"cannot take a tile out of an area ({', '.join(areas)})",
+                        hint="a ruleset with area kinds cannot remove tiles or turn them "
+                             "face down yet")
+
+    def s_remove_tile(self, s: n.RemoveTile, scope: Scope) -> None:
+        self.expect(s.tile, scope, "tile", "what `remove` takes off the board")
+        zones = ["set_aside", *self.sy.zone_ids]
+        if s.zone not in zones:
+            self.report(s.loc, "unknown-name", f"`remove … to {s.zone}`: no zone `{s.zone}`",
+                        hint=did_you_mean(s.zone, zones) or f"zones: {', '.join(zones)}",
+                        focus=s.zone)
+        self._takes_tiles_away(s, "remove")
+
+    def s_turn_down(self, s: n.TurnDown, scope: Scope) -> None:
+        self.expect(s.tile, scope, "tile", "what `turn … face down` turns")
+        self._takes_tiles_away(s, "turn … face down")
+
 
 def _alias_of(node: Any) -> str | None:
     if isinstance(node, n.Filtered):

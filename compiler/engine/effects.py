@@ -21,6 +21,8 @@ from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import article, counted
+from compiler.kernel.boards import board_of
+from compiler.kernel.tiles import Frontier
 
 if TYPE_CHECKING:
     from compiler.engine.game import CompiledTrigger, Game
@@ -542,7 +544,62 @@ class StmtCompiler:
         return discard
 
 
+    def s_remove_tile(self, s: n.RemoveTile) -> Run:
+        game, rule = self.game, s.rule
+        tile = self.expr(s.tile)
+        zone = next(z for z in game.zones if z.id == s.zone)
+
+        def remove(env: Env) -> None:
+            st = env.state
+            cell = tile(env)
+            card = _take_off(game, st, cell, "removed")
+            owner = board_of(cell) if game.per_player else env.me
+            zones.put(st, zone.key(owner), card, ordered=zone.ordered)
+            where = "aside, out of the game" if zone.id == "set_aside" else \
+                f"to the {zone.id.replace('_', ' ')}"
+            note(env, "removed", rule, f"{card} at {game.format_cell(cell, env.me)} is taken "
+                 f"off the board and put {where}", card=card, cell=game.format_cell(cell),
+                 zone=zone.id)
+        return remove
+
+    def s_turn_down(self, s: n.TurnDown) -> Run:
+        game, rule = self.game, s.rule
+        tile = self.expr(s.tile)
+
+        def turn_down(env: Env) -> None:
+            st = env.state
+            cell = tile(env)
+            card = _take_off(game, st, cell, "turned face down")
+            if (card, "down") not in game.catalogue.faces:
+                raise RuleError(f"{card} has no face `down` to turn to")
+            st.board[cell] = (card, "down", 0)
+            st.frontier = Frontier.rebuild(game.lattice, st.board, game.catalogue)
+            note(env, "turned", rule, f"{card} at {game.format_cell(cell, env.me)} is turned "
+                 f"face down where it lies", card=card, cell=game.format_cell(cell))
+        return turn_down
+
+
 # ------------------------------------------------------------------ helpers
+
+
+def _take_off(game: Game, st: State, cell: Any, what: str) -> str:
+    """Empty a laid tile before it leaves the board or turns face down: what it holds
+    goes to the pool, its attributes go. The board is the state's own afterwards, and
+    the cells next to it are worked out again (the tile may have been anywhere)."""
+    if cell is None or cell not in st.board:
+        raise RuleError(f"no tile is laid there to be {what}")
+    if any(p.cell == cell for p in st.pieces.values()):
+        raise RuleError(f"the tile at {game.format_cell(cell, st.turn.actor)} carries pieces, "
+                        f"so it cannot be {what}")
+    for res, amount in st.tile_res.pop(cell, {}).items():
+        if amount and game.resources[res].limit is not None:
+            st.pool[res] = st.pool.get(res, 0) + amount
+    st.tile_attrs.pop(cell, None)
+    card = st.board[cell][0]
+    st.own_geometry()
+    del st.board[cell]
+    st.frontier = Frontier.rebuild(game.lattice, st.board, game.catalogue)
+    return card
 
 
 def _third_person(title: str) -> str:

@@ -681,6 +681,15 @@ class English:
     def s_discard(self, s: n.Discard) -> str:
         return f"set {self(s.card)} aside, out of the game"
 
+    def s_remove_tile(self, s: n.RemoveTile) -> str:
+        where = "aside, out of the game" if s.zone == "set_aside" else \
+            f"to the {s.zone.replace('_', ' ')}"
+        return f"take {self(s.tile)} off its board and put it {where} (what it holds goes " \
+               f"to the pool)"
+
+    def s_turn_down(self, s: n.TurnDown) -> str:
+        return f"turn {self(s.tile)} face down where it lies"
+
 
 def _reads(node: Any) -> set[str]:
     """The variables an expression reads."""

@@ -374,6 +374,21 @@ class Rotate(Stmt):
     node: Literal["rotate"] = "rotate"
     zone: str
     by: Expr
+class RemoveTile(Stmt):
+    """Take a laid tile off the board into a zone: what it holds goes to the pool, its
+    own attributes go, and the cells next to the board are worked out again."""
+
+    node: Literal["remove_tile"] = "remove_tile"
+    tile: Expr
+    zone: str
+
+
+class TurnDown(Stmt):
+    """Turn a laid tile face down where it lies: it keeps its cell (distances run
+    through it) but shows no kind, no features, no properties, and holds nothing."""
+
+    node: Literal["turn_down"] = "turn_down"
+    tile: Expr
 
 
 class Apply(Stmt):
@@ -389,7 +404,8 @@ class Apply(Stmt):
 Statement = Annotated[
     Union[
         Place, StackOn, Move, Return, Give, Draw, SetAttr, ClearAttr, GrantOne, GrantMany,
-        ForEach, If, Let, Lay, Discard, Apply, Deal, Shuffle, Reveal, Rotate,
+        ForEach, If, Let, Lay, Discard, Apply, Deal, Shuffle, Reveal, Rotate, RemoveTile,
+        TurnDown,
     ],
     Field(discriminator="node"),
 ]
@@ -412,5 +428,5 @@ def names_in(node: object) -> set[str]:
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
                IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
                GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply, Deal,
-               Shuffle, Reveal, Rotate):
+               Shuffle, Reveal, Rotate, RemoveTile, TurnDown):
     _model.model_rebuild()

@@ -629,6 +629,12 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin):
     def discard(self, meta: Meta, c: list[Any]) -> n.Discard:
         return n.Discard(card=c[0], loc=self._loc(meta))
 
+    def remove_tile(self, meta: Meta, c: list[Any]) -> n.RemoveTile:
+        return n.RemoveTile(tile=c[0], zone=str(c[1]), loc=self._loc(meta))
+
+    def turn_down(self, meta: Meta, c: list[Any]) -> n.TurnDown:
+        return n.TurnDown(tile=c[0], loc=self._loc(meta))
+
     def apply(self, meta: Meta, c: list[Any]) -> n.Apply:
         return n.Apply(effect=str(c[0]), args=[a for a in c[1:] if a is not None],
                        loc=self._loc(meta))
