@@ -615,7 +615,12 @@ CONSTRUCTS: list[Construct] = [
                 "origin of every empty board, and `tiles of p`, `frontier of p`, `sites of p` "
                 "keep player p's. A cell on the mover's own board is written `0,1`, on another "
                 "player's `blue/0,1`, in moves, positions and examples; no board reaches more "
-                "than 2000 cells from its origin.",
+                "than 2000 cells from its origin. A laid card whose kind `holds` a resource "
+                "holds it (`t.energy`, `give 1 energy from t to pool`) and has its kind's "
+                "attributes (`set t.scored to 3`). `remove t to ZONE` takes a laid tile off "
+                "its board (what it holds goes to the pool); `turn t face down` leaves it in "
+                "its place, showing and holding nothing, though distances still run through "
+                "it. Both are refused in rulesets with areas, which only ever merge.",
         example="""
             board camp "camp" each player
             first tile at 0,0
@@ -1037,6 +1042,37 @@ CONSTRUCTS: list[Construct] = [
             }
         ''',
         ir=("Apply", "Effect")),
+    Construct(
+        name="remove … to", grammar_rule="remove_tile", group=T, context="rule",
+        summary="Takes a laid tile off the board into a zone (`set_aside`: out of the game): "
+                "what it holds goes to the pool, its own attributes go, and the empty cells "
+                "next to the board are worked out again. Not yet in a ruleset with areas, "
+                "which only ever merge; nor for a tile that carries pieces.",
+        example="""
+            step act "Act": may one of clear, research
+            action clear "clear a tile" {
+                choose t from tiles where not splits(it)
+                remove t to set_aside
+            }
+        """,
+        ir=("RemoveTile",),
+        replaces=("areas", "tileset", "use tiles", "stacks", "steps", "build", "lay_tile",
+                  "set_aside")),
+    Construct(
+        name="turn … face down", grammar_rule="turn_down", group=T, context="rule",
+        summary="Turns a laid card face down where it lies: it keeps its place, and distances "
+                "run through it, but it shows no kind, features or properties and holds "
+                "nothing (what it held goes to the pool). Not yet in a ruleset with areas.",
+        example="""
+            step act "Act": may one of hide, research
+            action hide "hide a tile" {
+                choose t from tiles where splits(it)
+                turn t face down
+            }
+        """,
+        ir=("TurnDown",),
+        replaces=("areas", "tileset", "use tiles", "stacks", "steps", "build", "lay_tile",
+                  "set_aside")),
     Construct(
         name="discard", grammar_rule="discard", group=T, context="action",
         summary="Takes a tile out of the stacks and out of the game.",
