@@ -436,8 +436,9 @@ class Game:
             return read_cell(text)
         where = read_cell(rest)
         if too_wide(where):
-            raise NotationError(f"`{clip(text)}` is more than {REACH} cells from its board's origin: a board "
-                                f"this wide is not supported (at most {REACH} either way)")
+            raise NotationError(f"`{clip(text)}` is more than {REACH} cells from its board's "
+                                f"origin: a board this wide is not supported (at most {REACH} "
+                                f"either way)")
         if slash:
             board = self.seat_index(seat.strip(), players or len(self.seats))
             if board is None:
