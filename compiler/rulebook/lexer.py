@@ -37,7 +37,7 @@ KEYWORDS: tuple[str, ...] = (
     "apply", "area", "as", "at", "attribute", "audit", "automatic", "badge", "band", "board",
     "bottom", "breach", "by",
     "card", "cards", "chapter", "chapters", "choose", "clear", "closed", "closes", "condition",
-    "copies", "count", "counts", "crosses", "dark", "dealing", "define", "discard", "draw",
+    "copies", "count", "counts", "crosses", "dark", "dealing", "define", "discard", "down", "draw",
     "each", "edge", "effect", "either", "else", "end", "ends", "entering", "enters", "every",
     "example", "expect", "extends", "face", "family", "feature", "features", "fewest", "first",
     "for", "forbid", "from", "game", "give", "given", "grant", "has", "hiding", "holds", "if",
