@@ -225,8 +225,7 @@ class Notation:
 
         def show(m: re.Match[str]) -> str:
             name = m.group(1)
-<<<<<<< HEAD
-            return self.show(st, values.get(name), types.get(name, "str"))
+            return self.show(st, values.get(name), types.get(name, "str"), actor)
 
         def optional(m: re.Match[str]) -> str:
             named = re.findall(r"\{(\w+)\}", m.group(1))
@@ -235,21 +234,13 @@ class Notation:
             return re.sub(r"\{(\w+)\}", show, m.group(1))
         text = re.sub(r"\[([^\]]*)\]", optional, template(action))
         return re.sub(r"\{(\w+)\}", show, text)
-=======
-            return self.show(st, values.get(name), types.get(name, "str"), actor)
-        return re.sub(r"\{(\w+)\}", show, template(action))
->>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
 
     def show(self, st: State, v: Any, t: str, actor: int | None = None) -> str:
         """One parameter's value in words; a cell on `actor`'s own board without its seat."""
         game = self.game
         actor = st.turn.actor if actor is None else actor
         if t.startswith("set:"):
-<<<<<<< HEAD
-            return " ".join(self.show(st, x, t[4:]) for x in v) if v else "-"
-=======
-            return " ".join(self.show(st, x, t[4:], actor) for x in v)
->>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
+            return " ".join(self.show(st, x, t[4:], actor) for x in v) if v else "-"
         if t in ("cell", "tile"):
             return game.format_cell(v, actor)
         if t == "site":
@@ -375,13 +366,9 @@ class Notation:
         game = self.game
         actor = st.turn.actor if actor is None else actor
         if t.startswith("set:"):
-<<<<<<< HEAD
             if text.strip() == "-":
                 return ()
-            return tuple(self.read(st, part, t[4:]) for part in text.split())
-=======
             return tuple(self.read(st, part, t[4:], actor) for part in text.split())
->>>>>>> 47082fe (Boards per player: a move that names its seat reads and writes cells on that seat's board; tests/test_boards.py reads as the rulebook (first tile per board, the frontier of empty boards, local cells in moves and positions, a board grows from its origin, no message shows the embedding); the fixture moves to tests/rulesets/outposts beside seasons and joins the notation round trip)
         if t in ("cell", "tile"):
             return game.parse_cell(text, actor, st.players)
         if t == "int":
