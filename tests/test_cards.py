@@ -65,6 +65,13 @@ def test_a_card_that_does_not_print_a_property_has_its_default(rules: Rules) -> 
     assert well.props == {"cost": 0, "points": 0, "night": False, "small": False}
 
 
+def test_a_misspelt_card_in_a_move_is_called_a_card_with_the_nearest_name(
+        rules: Rules) -> None:
+    pos = rules.start(2, stacks=[["well", "bakery"]])
+    said = pos.adjudicate("wel front at 0,0 r0").render()
+    assert "there is no card `wel` in this game (did you mean `well`?)" in said
+
+
 def test_a_kiosk_counts_as_a_stall(rules: Rules) -> None:
     assert rules.game.cards.cards["stand"].kinds == frozenset({"kiosk", "stall"})
     assert rules.game.cards.of_kind("kiosk") == ("stand",)

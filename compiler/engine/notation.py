@@ -404,7 +404,11 @@ class Notation:
                 raise NotThere(f"no player `{clip(text)}` at this table (seats: {seats})")
             return i
         if t == "card" and text not in game.catalogue.card_faces:
-            raise NotThere(f"there is no tile `{clip(text)}` in this game")
+            from compiler.diagnostics import did_you_mean
+            noun = "card" if game.cards.cards else "tile"  # a game of printed cards says card
+            hint = did_you_mean(text, sorted(game.catalogue.card_faces))
+            raise NotThere(f"there is no {noun} `{clip(text)}` in this game"
+                           + (f" ({hint})" if hint else ""))
         return text
 
 
