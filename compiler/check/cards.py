@@ -40,12 +40,7 @@ def literal_type(value: int | bool | str) -> str:
 
 def kind_chain(sy: Symbols, kind: str) -> list[str]:
     """The kind and, along `counts as`, every kind it plays the part of."""
-    chain: list[str] = []
-    k: str | None = kind
-    while k is not None and k not in chain and k in sy.card_kinds:
-        chain.append(k)
-        k = sy.card_kinds[k].counts_as
-    return chain
+    return c.counts_as_chain(sy.card_kinds, kind)
 
 
 def properties_of(sy: Symbols, kind: str) -> dict[str, c.PropertyDecl]:

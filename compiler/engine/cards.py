@@ -82,12 +82,7 @@ class CardTable:
         self.defs = ruleset.cards()
 
     def chain(self, kind: str) -> frozenset[str]:
-        out: list[str] = []
-        k: str | None = kind
-        while k is not None and k not in out and k in self.kinds:
-            out.append(k)
-            k = self.kinds[k].counts_as
-        return frozenset(out)
+        return frozenset(c.counts_as_chain(self.kinds, kind))
 
     def of_kind(self, kind: str) -> tuple[str, ...]:
         return tuple(sorted(i for i, info in self.cards.items() if kind in info.kinds))

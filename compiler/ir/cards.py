@@ -14,6 +14,7 @@ there (`AttributeDecl`, `Face`) once they exist.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Literal
 
 from compiler.ir.nodes import Expr, Node, Statement
@@ -130,3 +131,13 @@ class CardLook(Node):
 def citation_id(cardset: str, card: str) -> str:
     """How a card is cited, like a rule: `locations.turret`."""
     return f"{cardset}.{card}"
+
+
+def counts_as_chain(kinds: Mapping[str, CardKind], kind: str) -> list[str]:
+    """The kind and, along `counts as`, every kind it plays the part of (a loop stops it)."""
+    chain: list[str] = []
+    k: str | None = kind
+    while k is not None and k not in chain and k in kinds:
+        chain.append(k)
+        k = kinds[k].counts_as
+    return chain
