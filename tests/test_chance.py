@@ -137,7 +137,7 @@ def lucky_start(tmp_path_factory: pytest.TempPathFactory) -> Rules:
 def test_a_draw_while_the_game_is_set_up_is_played_and_recorded(lucky_start: Rules) -> None:
     final, history = random_game(lucky_start, 2, seed=3)
     text = write_record(history, final)
-    assert '[Chance "' in text
+    assert '[Setup "' in text
     again = replay(lucky_start, parse_record(text))
     assert again.state.player_res == final.state.player_res
 
@@ -145,11 +145,11 @@ def test_a_draw_while_the_game_is_set_up_is_played_and_recorded(lucky_start: Rul
 def test_a_set_up_draw_without_its_outcome_is_refused_in_words(lucky_start: Rules) -> None:
     final, history = random_game(lucky_start, 2, seed=3)
     text = "\n".join(line for line in write_record(history, final).splitlines()
-                     if not line.startswith("[Chance"))
+                     if not line.startswith("[Setup"))
     with pytest.raises(RecordError) as info:
         replay(lucky_start, parse_record(text))
     assert "the set-up of the game leaves something to chance" in str(info.value)
     with pytest.raises(ValueError):
         lucky_start.start(2, stacks=[["s1", "s2", "s3"]])
-    assert lucky_start.start(2, stacks=[["s1", "s2", "s3"]], chance=["ruby", "jade"]) \
+    assert lucky_start.start(2, stacks=[["s1", "s2", "s3"]], setup=["ruby", "jade"]) \
         .state.pool == {"ruby": 2, "jade": 0}

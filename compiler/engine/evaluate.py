@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import zone_play
+from compiler.engine import chance, zone_play
 from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -54,7 +54,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace", "decided", "rng")
+                 "sampler", "memo", "cites", "trace", "decided", "own")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -80,9 +80,11 @@ class Env:
         # Rules of definitions that took effect in a statement that showed nothing
         # (a piece an exemption kept in place): they decided the move all the same.
         self.decided: list[str] = []
-        # The table's random source for shuffles while a game is set up from a seed
-        # (see engine/zone_play.py; slice S9 records shuffles as chance outcomes).
-        self.rng: Any = None
+        # How many of `drawn` are the move's own: once the turn is over (the end of a
+        # round, the next turn) chance is the table's, and a record writes its
+        # outcomes as a decision of their own after the move (`! deck:…`). None while
+        # every outcome drawn is the move's.
+        self.own: int | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -93,6 +95,7 @@ class Env:
         """
         if not choices:
             raise RuleError(f"{what}: nothing can come of it")
+        what = self.at_table(what)
         if self.chance:
             got = self.chance.pop(0)
             if got not in choices:
@@ -105,6 +108,27 @@ class Env:
                               f"(one of: {', '.join(choices)})")
         self.drawn.append(got)
         return got
+
+    def shuffle(self, key: tuple[int, int], what: str) -> None:
+        """Shuffle a zone: its new order is a chance outcome (`deck:c3,c1,…`, top first),
+        supplied, else sampled, else asked for (see `compiler/engine/chance.py`)."""
+        chance.shuffle(self, key, self.at_table(what))
+
+    def at_table(self, what: str) -> str:
+        """A chance event as a ruling names it: the table's are said to follow the move."""
+        return what if self.own is None else f"{AT_TABLE}{what}"
+
+    def to_table(self) -> None:
+        """From here on, what chance decides is the table's, not the move's."""
+        if self.own is None:
+            self.own = len(self.drawn)
+
+    def table_drawn(self) -> list[str]:
+        """The outcomes the table drew after the move's own (a deal at the next round)."""
+        return self.drawn[self.own:] if self.own is not None else []
+
+
+AT_TABLE = "then, at the table, "  # how a ruling names chance that follows the move
 
 
 class ChanceError(Exception):

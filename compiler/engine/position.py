@@ -109,9 +109,9 @@ class Rules:
 
     def start(self, players: int, seed: int | None = None,
               stacks: list[list[str]] | None = None,
-              seats: list[str] | None = None, chance: list[str] | None = None) -> Position:
+              seats: list[str] | None = None, setup: list[str] | None = None) -> Position:
         rules = self.table(players, seats)
-        return Position.start(rules, players, seed, stacks, chance)
+        return Position.start(rules, players, seed, stacks, setup)
 
     def table(self, players: int, seats: list[str] | None = None) -> Rules:
         """These rules seated for a table of `players`: the seats given, else (a team game)
@@ -137,22 +137,25 @@ class Position:
 
     @classmethod
     def start(cls, rules: Rules, players: int, seed: int | None = None,
-              stacks: list[list[str]] | None = None, chance: list[str] | None = None
+              stacks: list[list[str]] | None = None, setup: list[str] | None = None
               ) -> Position:
         """A new game. Stacks are given top first, or shuffled from `seed`.
 
-        `chance` lists what chance decided while the game was set up, if its
-        rules draw or roll then (a record keeps it in its `Chance` tag). A
-        set-up that needs an outcome not given raises `ValueError`.
+        `setup` lists what chance decided while the game was set up, in order,
+        if its rules shuffle, draw or roll then (a record keeps it in its
+        `Setup` tag): given, it is all the set-up may use. Not given, `seed`
+        decides it, and without a seed a set-up that needs chance raises
+        `ValueError` saying what is missing. `set_up` also returns the outcomes used.
         """
-        return cls.set_up(rules, players, seed, stacks, chance)[0]
+        return cls.set_up(rules, players, seed, stacks, setup)[0]
 
     @classmethod
     def set_up(cls, rules: Rules, players: int, seed: int | None = None,
-               stacks: list[list[str]] | None = None, chance: list[str] | None = None,
+               stacks: list[list[str]] | None = None, setup: list[str] | None = None,
                sampler: random.Random | None = None) -> tuple[Position, tuple[str, ...]]:
-        """A new game and what chance decided in its set-up (`sampler` decides what is not
-        given, for random play)."""
+        """A new game and what chance decided in its set-up, in order (for the record's
+        `Setup` tag). `sampler` decides what `setup` does not say (random play); without
+        one, a seed decides it unless `setup` is given."""
         game = rules.game
         rs = rules.ruleset
         if not rs.players_min <= players <= rs.players_max:
@@ -185,7 +188,7 @@ class Position:
             piles = tuple(tuple(reversed(s)) for s in stacks)
         zones.set_up(st, game.zones)
         home = zone_play.start_zone(game)
-        if home is not None and stacks is None:
+        if home is not None and (stacks is None or not any(stacks)):
             # The cards start in a zone of their own (`cards start in box`): the stacks stay
             # empty, and the rules deal from there.
             have = zone_json.copies(game)
@@ -193,15 +196,20 @@ class Position:
         else:
             st.zones[STACKS] = piles
         env = Env(game, st)
-        env.chance = list(chance or ())
+        env.chance = list(setup or ())
+        if sampler is None and setup is None and seed is not None:
+            sampler = random.Random(seed)
         env.sampler = sampler
-        env.rng = random.Random(seed)
         try:
             start_game(env)
             enter_step(env)
             advance(env)
         except ChanceError as e:
-            raise ValueError(f"the set-up of the game leaves something to chance: {e}") from None
+            # A move's outcomes follow its `!`; the set-up's are listed on their own.
+            said = str(e).replace(" after `!`", "")
+            raise ValueError(f"the set-up of the game leaves something to chance: {said} (what "
+                             f"chance decides at the set-up is given in order: a record's "
+                             f"[Setup \"…\"] tag, an example's `start setup \"…\"`)") from None
         except RuleError as e:
             raise ValueError(f"the rules cannot set up this game: {e}") from None
         if env.chance:
@@ -542,8 +550,8 @@ class Position:
             if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
         return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
                           action_rule=self.rules.cite(action.rule) if action else None,
-                          decided_by=decided, consequences=[self._effect(c) for c in env.log]
-                          ), Position(self.rules, st)
+                          decided_by=decided, consequences=[self._effect(c) for c in env.log],
+                          table_chance=env.table_drawn()), Position(self.rules, st)
 
     def _decided_by(self, action: CompiledAction | None, source: int,
                     values: dict[str, Any] | None = None,

@@ -1,7 +1,8 @@
 """Random legal games: for tests, benchmarks and `rulebook play`.
 
 Every choice is drawn from `random.Random(seed)`, and the shuffle from the same
-seed, so a seed names a game exactly (and its record replays it without one).
+seed, so a seed names a game exactly (and its record replays it without one:
+the set-up's outcomes, each move's and the table's between moves are in it).
 """
 
 from __future__ import annotations
@@ -44,7 +45,9 @@ def random_game(rules: Rules, players: int, seed: int,
                                     f"(seed {seed}): `{pos.notation(move)}`: {why}") from None
         if "!" in ruling.move:  # keep what chance decided, so the record replays exactly
             move = replace(move, chance=tuple(ruling.move.partition("!")[2].split()))
-        history.add(pos, move)
+        # The last outcomes may be the table's (a deal once the round is over): the record
+        # writes them as a decision of their own after the move.
+        history.add(pos, move, table=len(ruling.table_chance))
         pos = nxt
     else:
         raise RandomPlayStopped(f"the game did not end within {max_decisions} decisions "

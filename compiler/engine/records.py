@@ -2,10 +2,14 @@
 
 A record is a header of tags and a line per turn. Every random outcome is in
 it: the `Stacks` tag lists the order of the shuffled tiles (top first), the
-`Chance` tag what chance decided while the game was set up, each placement
-names its tile, face, position and turn, and a move's own chance follows its
-`!`, so a record replays the same way every time and reads without a board
-at hand. A `Result` other than `*` must be what the replay reaches.
+`Setup` tag what chance decided while the game was set up (a shuffle as the
+zone's cards in their new order, `deck:c3,c1,c2`), each placement names its
+tile, face, position and turn, a move's own chance follows its `!`, and what
+chance decided for the table once a move's turn was over (the deal at the
+start of the next round) is a **table decision** of its own right after that
+move, `! deck:…`. So a record replays the same way every time, without its
+seed, and reads without a board at hand. A `Result` other than `*` must be
+what the replay reaches.
 
 Reading is lenient about spacing and comments, strict about meaning: every
 decision is adjudicated, and the first one that is not legal stops the replay
@@ -17,11 +21,13 @@ exactly there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from lark.exceptions import UnexpectedInput
 
 from compiler.diagnostics import Diagnostic, did_you_mean
+from compiler.engine import zone_play
+from compiler.engine.evaluate import AT_TABLE
 from compiler.engine.notation import Move, NotationError, clip
 from compiler.engine.notation import number as _number
 from compiler.engine.position import Position, Rules, stacks_problem
@@ -34,6 +40,7 @@ class Decision:
     text: str
     line: int
     column: int
+    written: str = ""  # as the record writes it, when that differs (a table decision after it)
 
 
 @dataclass
@@ -58,8 +65,8 @@ class Record:
 TAGS = {
     "Ruleset": "the ruleset played", "Version": "its version", "Players": "the seats, in "
     "playing order", "Seed": "the seed the tiles were shuffled with", "Stacks": "the tiles, top "
-    "first, stacks split by |", "Chance": "what chance decided while the game was set up",
-    "Result": "the final scores and winners, or *",
+    "first, stacks split by |", "Setup": "what chance decided while the game was set up, in "
+    "order", "Chance": "the older name of Setup", "Result": "the final scores and winners, or *",
 }
 SEED_DIGITS = 40  # seeds are any whole number a player picks; this many digits is plenty
 
@@ -204,14 +211,19 @@ def start_of(rules: Rules, rec: Record) -> Position:
             seed = _number(tags["Seed"].strip(), "a seed", SEED_DIGITS)
         except NotationError as e:
             raise _error(rec, rec.line_of("Seed"), 1, "header", str(e)) from None
-    if stacks is None and seed is None:
+    if stacks is None and seed is None and zone_play.start_zone(g) is None:
         raise _error(rec, 1, 1, "header", "the record says neither how the tiles lie "
                      "([Stacks \"...\"]) nor the seed they were shuffled with ([Seed \"...\"])")
-    chance = tags.get("Chance", "").split()
+    setup_tag = "Setup" if "Setup" in tags else "Chance"
+    if "Setup" in tags and "Chance" in tags:
+        raise _error(rec, rec.line_of("Chance"), 1, "header", "the set-up's outcomes are given "
+                     "twice: [Chance] is the older name of [Setup]; keep one")
+    # Only what the record says: its seed shuffles the legacy stacks, never the set-up's chance.
+    setup = tags.get(setup_tag, "").split()
     try:
-        return rules.start(len(seats), seed=seed, stacks=stacks, seats=seats, chance=chance)
+        return rules.start(len(seats), seed=seed, stacks=stacks, seats=seats, setup=setup)
     except ValueError as e:
-        line = rec.line_of("Chance") if "Chance" in tags else at
+        line = rec.line_of(setup_tag) if setup_tag in tags else at
         raise _error(rec, line, 1, "header", str(e)) from None
 
 
@@ -234,7 +246,7 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
             raise _error(rec, line.line, 1, "turn-number",
                          f"this line is turn {line.number}, but the game is at turn "
                          f"{pos.state.turn.number}")
-        for d in line.decisions:
+        for d in with_table_decisions(rec, line.decisions):
             pos = _decide(rec, pos, d)
     result = rec.tags.get("Result", "*").strip()
     if upto is None and result not in ("*", ""):
@@ -295,18 +307,74 @@ def _decide(rec: Record, pos: Position, d: Decision) -> Position:
         if ruling.verdict == "UNREADABLE":
             breach = ruling.moves[0].breaches[0]
             raise _error(rec, d.line, d.column, "unreadable", breach.message, ruling)
+        chance = next((b for b in ruling.moves[0].breaches if b.code == "chance"), None)
+        if chance is not None:  # the move is legal, but its outcomes are missing or wrong
+            raise _error(rec, d.line, d.column, "chance", f"turn {turn}, "
+                         f"`{clip(d.written or d.text, 120)}`: "
+                         f"{chance.message}{_TABLE_HINT if AT_TABLE in chance.message else ''}",
+                         ruling)
         if d.text != "pass" and pos.adjudicate("pass").verdict == "LEGAL":
             passed = pos.apply("pass")
             if passed.state.turn.number == turn and not passed.finished:
                 pos = passed
                 continue
-        raise _error(rec, d.line, d.column, "illegal", f"`{d.text}` is not legal here", ruling)
+        raise _error(rec, d.line, d.column, "illegal", f"`{d.written or d.text}` is not legal here",
+                     ruling)
 
 
 def _error(rec: Record, line: int, column: int, code: str, message: str,
            ruling: Ruling | None = None) -> RecordError:
     return RecordError(Diagnostic(file=rec.file, line=line, column=column, code=code,
                                   message=message), ruling)
+
+
+# ------------------------------------------------------------- table decisions
+#
+# What chance decides once a move's turn is over (a shuffle and a deal at the start of
+# the next round) is no player's decision: the record writes it as a decision of its
+# own, `! deck:c3,c1,…`, right after the move whose end led to it. The engine takes a
+# move's outcomes in one list, its own first, then the table's; the split between
+# them is positional, so the writer (`table_entries`) and the reader
+# (`with_table_decisions`) are each other's inverse, and a test holds them to it.
+
+TABLE = "!"
+_TABLE_HINT = (" (what chance decides for the table once a move's turn is over is written "
+               "right after the move, as a decision of its own: `move; ! outcome …`)")
+
+
+def table_entries(move_text: str, outcomes: tuple[str, ...], table: int) -> list[str]:
+    """How the writer puts a move whose last `table` outcomes were the table's: the move
+    with its own outcomes, then the table decision. `move_text` is the move without any."""
+    own, theirs = outcomes[:len(outcomes) - table], outcomes[len(outcomes) - table:]
+    entries = [f"{move_text} {TABLE} {' '.join(own)}" if own else move_text]
+    if theirs:
+        entries.append(f"{TABLE} {' '.join(theirs)}")
+    return entries
+
+
+def with_table_decisions(rec: Record, decisions: list[Decision]) -> list[Decision]:
+    """A line's decisions as the engine takes them: each table decision's outcomes after
+    those of the move before it (the inverse of `table_entries`)."""
+    out: list[Decision] = []
+    for d in decisions:
+        if not d.text.startswith(TABLE):
+            out.append(d)
+            continue
+        outcomes = d.text[len(TABLE):].split()
+        if not out:
+            raise _error(rec, d.line, d.column, "table-decision",
+                         "a table decision (`! …`) comes right after the move whose end led "
+                         "to it, on that move's line; what chance decided at the set-up goes "
+                         "in the [Setup \"…\"] tag")
+        if not outcomes:
+            raise _error(rec, d.line, d.column, "table-decision",
+                         "a table decision lists what chance decided after `!`")
+        before = out[-1]
+        joined = f"{before.text} {' '.join(outcomes)}" if TABLE in before.text else \
+            f"{before.text} {TABLE} {' '.join(outcomes)}"
+        out[-1] = Decision(joined, before.line, before.column,
+                           f"{before.written or before.text}; {d.text}")
+    return out
 
 
 # --------------------------------------------------------------------- writing
@@ -323,9 +391,19 @@ class History:
     chance: tuple[str, ...] = ()  # what chance decided while the game was set up
     # (turn number, position before, move) for every decision taken
     moves: list[tuple[int, Position, Move]] = field(default_factory=list)
+    # For a move whose last outcomes were the table's, how many (by the move's index).
+    table: dict[int, int] = field(default_factory=dict)
 
-    def add(self, pos: Position, move: Move) -> None:
+    def add(self, pos: Position, move: Move, table: int = 0) -> None:
+        if table:
+            self.table[len(self.moves)] = table
         self.moves.append((pos.state.turn.number, pos, move))
+
+
+def _deals_from_zone(rules: Rules) -> bool:
+    """Whether the cards start in a zone of their own (`cards start in box`), so that
+    empty stacks are not worth a tag."""
+    return zone_play.start_zone(rules.game) is not None
 
 
 def write_record(history: History, final: Position | None = None) -> str:
@@ -334,10 +412,10 @@ def write_record(history: History, final: Position | None = None) -> str:
             ("Players", " ".join(history.seats))]
     if history.seed is not None:
         tags.append(("Seed", str(history.seed)))
-    if history.stacks is not None:
+    if history.stacks is not None and (any(history.stacks) or not _deals_from_zone(rules)):
         tags.append(("Stacks", " | ".join(" ".join(s) for s in history.stacks)))
     if history.chance:
-        tags.append(("Chance", " ".join(history.chance)))
+        tags.append(("Setup", " ".join(history.chance)))
     if final is not None and final.finished:
         tags.append(("Result", result_text(final)))
     else:
@@ -354,6 +432,11 @@ def write_record(history: History, final: Position | None = None) -> str:
                 continue  # the end of a turn passes by itself
             if pos.adjudicate(nxt[1].notation(nxt[2])).verdict != "LEGAL":
                 continue  # the next decision is not possible here: the pass is implied
+        table = history.table.get(i, 0)
+        if table:
+            text_alone = pos.notation(replace(move, chance=()))
+            lines.setdefault(turn, []).extend(table_entries(text_alone, move.chance, table))
+            continue
         lines.setdefault(turn, []).append(text)
     for turn in sorted(lines):
         out.append(f"{turn}. " + "; ".join(lines[turn]))

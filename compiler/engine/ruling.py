@@ -77,6 +77,10 @@ class MoveRuling(BaseModel):
     decided_by: list[RuleCitation] = []
     breaches: list[Breach] = []
     consequences: list[Effect] = []
+    # The last outcomes after the move's `!` that were the table's, not the move's:
+    # drawn once its turn was over (the deal at the start of the next round). A
+    # record writes them as a decision of their own after the move (`! deck:…`).
+    table_chance: list[str] = []
 
 
 class Ruling(BaseModel):

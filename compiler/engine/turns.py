@@ -304,6 +304,8 @@ def run_phases(env: Env, start: int) -> None:
     """Run the phases of the end of a turn from `start` on (see `PHASES`)."""
     for i in range(start, len(PHASES)):
         name, phase, pauses = PHASES[i]
+        if i >= TABLE_PHASE:
+            env.to_table()  # the turn is over: chance from here on is the table's
         if phase(env) is STOP:
             return
         st = env.state
@@ -405,6 +407,9 @@ PHASES = (("turn_end", _turn_end, True), ("turn_resets", _turn_resets, False),
           ("round_end", _round_end, True), ("game_end", _game_end, False),
           ("next_turn", _next_turn, False), ("round_start", _round_start, False),
           ("turn_start", _turn_start, False), ("first_step", _first_step, False))
+# From the end of the round on, the mover's turn is over: what chance decides is the
+# table's (a record writes it after the move as a decision of its own, `! …`).
+TABLE_PHASE = next(i for i, (name, _, _) in enumerate(PHASES) if name == "round_end")
 
 
 def start_game(env: Env) -> None:

@@ -10,8 +10,6 @@ would say at the table.
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -162,32 +160,18 @@ def deal(game: Game, cx: ExprCompiler, s: n.Deal, note: Callable[..., None]) -> 
 
 
 def shuffle(game: Game, cx: ExprCompiler, s: n.Shuffle, note: Callable[..., None]) -> Run:
+    """`shuffle Z`: a chance event whose outcome is the zone's new order, given with the
+    move (or the set-up, or the table's decision after a move), sampled in random play,
+    and never decided by the engine on its own (`Env.shuffle`)."""
     zone = zone_key(cx, s.zone)
     rule = s.rule
 
     def shuffle_(env: Env) -> None:
-        st = env.state
         key = zone(env)
-        zones.shuffle(st, key, rng(env, key))
-        note(env, "shuffled", rule, f"{zone_title(game, key)} is shuffled")
+        said = f"{zone_title(game, key)} is shuffled"
+        env.shuffle(key, said)
+        note(env, "shuffled", rule, said)
     return shuffle_
-
-
-def rng(env: Env, key: ZoneKey) -> random.Random:
-    """The random source of a shuffle.
-
-    Until chance outside moves is recorded (slice S9), a shuffle is decided by
-    the table's random source when there is one (set-up from a seed, random
-    play), else derived from the position itself (the turn and the zone's
-    content), so replaying the same moves from the same position always gives
-    the same order.
-    """
-    found = getattr(env, "rng", None) or env.sampler
-    if found is not None:
-        return found
-    st = env.state
-    text = repr((st.turn.number, key, st.zones.get(key, ())))
-    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
 
 def rotate(game: Game, cx: ExprCompiler, s: n.Rotate, note: Callable[..., None]) -> Run:

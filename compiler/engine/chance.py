@@ -1,0 +1,108 @@
+"""Shuffles as chance outcomes: what a shuffle gave, written so a record can say it.
+
+A shuffle is chance like a die roll: its outcome is an input, never something
+the engine decides on its own when a judge asks about a move. The outcome is
+the zone's cards in their new order, top card first, written as one token:
+`deck:c3,c1,c2` for a shared zone, `hand.red:c2,c1` for a player's. With
+several piles the order is dealt round into them, as the stacks are at the
+start (`zones.split`). A card nobody at the table knows is `?`.
+
+A shuffle of a zone whose cards can lie only one way (none, one card, copies
+of one card) decides nothing and takes no outcome.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from compiler.engine import zones
+from compiler.engine.state import ZoneKey
+
+if TYPE_CHECKING:
+    from compiler.engine.evaluate import Env
+    from compiler.engine.game import Game
+
+UNKNOWN = "?"  # a card nobody here knows, in a shuffle's outcome
+SHOWN = 4      # cards named in an error's example of an outcome
+
+
+def label(game: Game, key: ZoneKey) -> str:
+    """How an outcome names the zone: `deck`, or `hand.red` for one player's."""
+    name = game.zones[key[0]].id
+    return f"{name}.{game.seat_id(key[1])}" if key[1] >= 0 else name
+
+
+def token(game: Game, key: ZoneKey, order: list[str | None]) -> str:
+    """The outcome of shuffling the zone at `key` into `order` (top first)."""
+    return f"{label(game, key)}:{','.join(UNKNOWN if c is None else c for c in order)}"
+
+
+def shuffle(env: Env, key: ZoneKey, what: str) -> None:
+    """Shuffle the zone at `key`: the outcome supplied next, else one the sampler draws,
+    else a `ChanceError` saying what to supply. The outcome goes to `env.drawn`."""
+    from compiler.engine.evaluate import ChanceError  # evaluate imports this module's users
+    st, game = env.state, env.game
+    content = st.zones.get(key, ())
+    deck = [c for p in content for c in reversed(p)]  # top first
+    if len(set(deck)) <= 1:
+        return  # the cards can lie one way only: nothing for chance to decide
+    if env.chance:
+        order = read(game, key, env.chance.pop(0), deck, what)
+    elif env.sampler is not None:
+        order = list(deck)
+        env.sampler.shuffle(order)
+    else:
+        named = sorted(c or UNKNOWN for c in deck)
+        example = ",".join(named[:SHOWN]) + (",…" if len(named) > SHOWN else "")
+        raise ChanceError(f"{what}: say what the shuffle gave after `!`, as `{label(game, key)}:` "
+                          f"then its {len(deck)} cards top first, separated by commas "
+                          f"(`{label(game, key)}:{example}`)")
+    st.zones[key] = zones.split(order, len(content))
+    env.drawn.append(token(game, key, order))
+
+
+def read(game: Game, key: ZoneKey, got: str, deck: list[str | None], what: str
+         ) -> list[str | None]:
+    """The order a supplied outcome gives, if it is one this shuffle can give: the zone
+    it names is the one shuffled, and it lists exactly the zone's cards."""
+    from compiler.engine.evaluate import ChanceError
+    want = label(game, key)
+    name, colon, listed = got.partition(":")
+    if not colon:
+        raise ChanceError(f"{what}: `{_clip(got)}` is not the outcome of a shuffle; write "
+                          f"`{want}:` then the cards top first, separated by commas")
+    if name != want:
+        raise ChanceError(f"{what}: the outcome names `{_clip(name)}`, but the zone shuffled "
+                          f"here is `{want}`")
+    order: list[str | None] = [None if c == UNKNOWN else c for c in listed.split(",")] \
+        if listed else []
+    have, given = Counter(deck), Counter(order)
+    if have != given:
+        missing = sorted((have - given).elements(), key=_sort)
+        extra = sorted((given - have).elements(), key=_sort)
+        said = []
+        if extra:
+            said.append(f"{_cards(extra)} {'is' if len(extra) == 1 else 'are'} not in it")
+        if missing:
+            said.append(f"{_cards(missing)} {'is' if len(missing) == 1 else 'are'} missing")
+        raise ChanceError(f"{what}: the shuffle must give the {len(deck)} cards of `{want}`, "
+                          f"each as often as it holds them, but {' and '.join(said)}")
+    return order
+
+
+def _cards(cards: list[str | None]) -> str:
+    shown = [UNKNOWN if c is None else c for c in cards]
+    text = ", ".join(_clip(c, 30) for c in shown[:6])
+    return text + (f" and {len(shown) - 6} more" if len(shown) > 6 else "")
+
+
+def _sort(card: str | None) -> str:
+    return card or ""
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+__all__ = ["UNKNOWN", "label", "read", "shuffle", "token"]
