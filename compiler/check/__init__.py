@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from compiler.check import cards
 from compiler.check import zones as zone_checks
 from compiler.check.audits import AuditChecks
+from compiler.check.chance import check_start
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
@@ -579,6 +580,7 @@ class Checker(TurnsChecks, AuditChecks):
                                 f"example `{e.id}` illustrates unknown rule `{rid}`",
                                 hint=self.rule_hint(rid))
             self.check_given(e)
+            check_start(self, e)
             for f in e.expect:
                 if f.fact == "breach":
                     self.check_breach_expectation(f)

@@ -14,17 +14,37 @@ of one card) decides nothing and takes no outcome.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 from compiler.engine import zones
 from compiler.engine.state import ZoneKey
+from compiler.ir import nodes as n
 
 if TYPE_CHECKING:
     from compiler.engine.evaluate import Env
     from compiler.engine.game import Game
+    from compiler.engine.position import Position, Rules
+    from compiler.ir.model import PositionFact
 
 UNKNOWN = "?"  # a card nobody here knows, in a shuffle's outcome
 SHOWN = 4      # cards named in an error's example of an outcome
+
+
+def shuffles(decls: Iterable[Any]) -> bool:
+    """Whether the rules shuffle a zone anywhere (so records carry shuffles' outcomes)."""
+    stack: list[Any] = list(decls)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Shuffle):
+            return True
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, BaseModel):
+            stack.extend(getattr(x, f) for f in type(x).model_fields)
+    return False
 
 
 def label(game: Game, key: ZoneKey) -> str:
@@ -105,4 +125,31 @@ def _clip(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-__all__ = ["UNKNOWN", "label", "read", "shuffle", "token"]
+# ------------------------------------------------------------ worked examples
+
+
+def started(rules: Rules, facts: list[PositionFact]) -> Position:
+    """The position an example that begins at the set-up describes (`given { start … }`):
+    its seats (`players`), the stacks if it says how they lie, and the set-up's chance,
+    given in order (`setup "…"`) or drawn from a seed (`seed N`). `ValueError` says why
+    the game cannot be set up so."""
+    seats: list[str] | None = None
+    stacks: list[list[str]] | None = None
+    seed: int | None = None
+    setup: list[str] | None = None
+    for f in facts:
+        if f.fact == "players":
+            seats = [str(x) for x in f.args]
+        elif f.fact == "stacks":
+            if any(t is None for s in f.args for t in s):  # type: ignore[union-attr]
+                raise ValueError("at the set-up every tile of the stacks is known: write "
+                                 "each, or leave `stacks` out to shuffle them")
+            stacks = [[str(t) for t in s] for s in f.args]  # type: ignore[union-attr]
+        elif f.fact == "start":
+            seed = f.args[0] if isinstance(f.args[0], int) else None
+            setup = str(f.args[1]).split() if f.args[1] is not None else None
+    players = len(seats) if seats else rules.ruleset.players_min
+    return rules.start(players, seed=seed, stacks=stacks, seats=seats, setup=setup)
+
+
+__all__ = ["UNKNOWN", "label", "read", "shuffle", "shuffles", "started", "token"]

@@ -66,8 +66,10 @@ TAGS = {
     "Ruleset": "the ruleset played", "Version": "its version", "Players": "the seats, in "
     "playing order", "Seed": "the seed the tiles were shuffled with", "Stacks": "the tiles, top "
     "first, stacks split by |", "Setup": "what chance decided while the game was set up, in "
-    "order", "Chance": "the older name of Setup", "Result": "the final scores and winners, or *",
+    "order (a shuffle as `zone:card,card,…`, top first)",
+    "Result": "the final scores and winners, or *",
 }
+OLD_SETUP = "Chance"  # the `Setup` tag's older name, still read
 SEED_DIGITS = 40  # seeds are any whole number a player picks; this many digits is plenty
 
 
@@ -214,10 +216,10 @@ def start_of(rules: Rules, rec: Record) -> Position:
     if stacks is None and seed is None and zone_play.start_zone(g) is None:
         raise _error(rec, 1, 1, "header", "the record says neither how the tiles lie "
                      "([Stacks \"...\"]) nor the seed they were shuffled with ([Seed \"...\"])")
-    setup_tag = "Setup" if "Setup" in tags else "Chance"
-    if "Setup" in tags and "Chance" in tags:
-        raise _error(rec, rec.line_of("Chance"), 1, "header", "the set-up's outcomes are given "
-                     "twice: [Chance] is the older name of [Setup]; keep one")
+    setup_tag = "Setup" if "Setup" in tags else OLD_SETUP
+    if "Setup" in tags and OLD_SETUP in tags:
+        raise _error(rec, rec.line_of(OLD_SETUP), 1, "header", "the set-up's outcomes are given "
+                     f"twice: [{OLD_SETUP}] is the older name of [Setup]; keep one")
     # Only what the record says: its seed shuffles the legacy stacks, never the set-up's chance.
     setup = tags.get(setup_tag, "").split()
     try:

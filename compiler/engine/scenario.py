@@ -20,7 +20,7 @@ from compiler.engine.formats import (
     AreaState, GameState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
     position_from_model,
 )
-from compiler.engine import zone_facts
+from compiler.engine import chance, zone_facts
 from compiler.engine.evaluate import Env
 from compiler.engine.position import Position, Rules
 from compiler.engine.ruling import Effect, Ruling
@@ -141,8 +141,12 @@ def settled(pos: Position) -> Position:
 
 def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
     result = ExampleResult(ex)
+    starting = any(f.fact == "start" for f in ex.given)
     try:
-        before = settled(position_from_model(rules, model_from_facts(rules, ex.given)))
+        if starting:  # the game as its set-up leaves it
+            before = chance.started(rules, ex.given)
+        else:
+            before = settled(position_from_model(rules, model_from_facts(rules, ex.given)))
     except PositionError as e:
         result.failures += [f"the given position is not valid: {p}: {msg}" for p, msg in e.problems]
         return result
@@ -150,6 +154,11 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
         result.failures += [f"the given position is not valid: "
                             f"{'.'.join(str(x) for x in problem['loc'])}: {problem['msg']}"
                             for problem in e.errors()]
+        return result
+    except ValueError as e:  # a set-up the rules cannot make (chance not given, a bad seat)
+        if not starting:
+            raise
+        result.failures.append(f"the game cannot be set up as given: {e}")
         return result
     result.before = before
     after = before

@@ -449,7 +449,7 @@ class PositionFact(Node):
     fact: Literal[
         "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
-        "game", "round", "waiting", "zone", "zone_size", "breach", "no_breach",
+        "game", "round", "waiting", "zone", "zone_size", "breach", "no_breach", "start",
     ]
     args: list[str | int | None | list[str | None]] = []
 

@@ -18,6 +18,7 @@ from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.parse.transform_audits import AuditsMixin
 from compiler.parse.transform_cards import CardsTransformer
+from compiler.parse.transform_chance import ChanceMixin
 from compiler.parse.transform_turns import TurnsMixin
 from compiler.parse.transform_zones import ZonesTransformer
 
@@ -78,7 +79,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin):
+class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin, ChanceMixin):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep

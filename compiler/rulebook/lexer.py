@@ -53,6 +53,8 @@ KEYWORDS: tuple[str, ...] = (
     # zones (slice S4 of issue 10)
     "deal", "hidden", "ordered", "piles", "private", "public", "reveal", "rotate", "shared",
     "showing", "shuffle", "unordered", "zone",
+    # examples from the set-up (slice S9 of issue 10)
+    "seed", "setup",
 )
 
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from compiler import links as urls
-from compiler.engine import zone_play
+from compiler.engine import chance, zone_play
 from compiler.engine.formats import from_state, position_schema
 from compiler.engine.notation import PATTERNS
 from compiler.engine.records import TAGS
@@ -656,6 +656,37 @@ class RulesetPages:
                     "`game NAME VALUE`, `waiting SEAT, SEAT`.", ""]
         return out
 
+    def _chance_outside_moves(self) -> list[str]:
+        """How a record keeps the outcomes no move decides (set-up, the table's between
+        moves), for a ruleset that shuffles or whose sample record has any."""
+        record = self.sample_record or ""
+        setup = next((line for line in record.splitlines() if line.startswith("[Setup ")), None)
+        table = next((line for line in record.splitlines() if "; ! " in line), None)
+        if not (chance.shuffles(self.rs.all_decls()) or setup or table):
+            return []
+        out = ["### Chance outside moves", "",
+               "Some outcomes are no move's own: what a shuffle or a draw gives while the game "
+               "is set up, or once a round is over. They are written down as well, so a record "
+               "replays exactly without its seed.", "",
+               "- **`Setup`** lists what chance decided while the game was set up, in order. A "
+               "shuffle's outcome is the zone, a colon and its cards in their new order, top "
+               "card first, separated by commas: `deck:c3,c1,c2` (a player's zone is named "
+               "with the seat, `hand.red:c2,c1`).",
+               "- A **table decision** is `!` followed by what chance decided once a move's "
+               "turn was over (the end of a round, the start of the next one, its deal): it "
+               "is written as a decision of its own, right after the move whose end led to "
+               "it. In `6. sell c2 ! 1; ! deck:c2,c1,c6,c4` the die roll `1` is the sale's "
+               "own outcome, and the deck's new order at the start of the next round is the "
+               "table's.", "",
+               "A replay refuses a missing outcome, or one that cannot be (a card the zone does "
+               "not hold, one left out), at the move it belongs to, with its turn and what the "
+               "outcome should look like. To ask for a ruling on such a move, give the table's "
+               "outcomes after the move's own: `sell c2 ! 1 deck:c2,c1,c6,c4`.", ""]
+        shown = [x if len(x) < 110 else x[:105] + " …" for x in (setup, table) if x]
+        if shown:
+            out += ["From the sample record below:", "", "```text", *shown, "```", ""]
+        return out
+
     def formats_page(self) -> Page:
         game = self.game
         lines = ["# Positions and records", "",
@@ -746,6 +777,7 @@ class RulesetPages:
                   "seats of the ruleset may sit at the table. A `Result` other than `*` must be "
                   "what the replay reaches: the scores and the winners. Other tags (an event, a "
                   "date) are kept and ignored.", ""]
+        lines += self._chance_outside_moves()
         if self.sample_record:
             head = self.sample_record.splitlines()
             shown = [line if len(line) < 110 else line[:105] + " …" for line in head[:14]]

@@ -1115,9 +1115,12 @@ CONSTRUCTS: list[Construct] = [
         ir=("Deal",)),
     Construct(
         name="shuffle", grammar_rule="shuffle", group=T, context="rule",
-        summary="Puts an ordered zone's cards in a new order: chance. For now the order comes "
-                "from the table's random source (the game's seed, or random play), or else "
-                "from the position itself, so a replay always shuffles alike.",
+        summary="Puts an ordered zone's cards in a new order: chance, an input like a die "
+                "roll. The outcome is the zone's cards in their new order, top first "
+                "(`deck:t3,t1,t2`): given after a move's `!`, in a record's `Setup` tag or "
+                "table decision (`! deck:…`), or drawn by random play; never made up by the "
+                "engine when a move is judged. A zone whose cards can lie one way only "
+                "takes no outcome.",
         example='''
             zone deck "draw deck" shared ordered hidden
             at start of game {
@@ -1595,6 +1598,54 @@ CONSTRUCTS: list[Construct] = [
         ''',
         shows=("pos_zone", "zone_cards", "card_entry", "unknown_card", "expect_zone",
                "expect_zone_size"),
+        ir=("Example", "PositionFact")),
+    Construct(
+        name="examples from the set-up", grammar_rule="pos_start", group=E, context="top",
+        also=("start_seed", "start_setup"),
+        summary="An example may begin with the game as its set-up leaves it: `start`, with "
+                "the seats (`players`) and, in a tile game, how the stacks lie (`stacks`), "
+                "nothing else. What chance decides in the set-up (a shuffle, a draw) is given "
+                "in order with `setup`, as a record's `Setup` tag writes it, or left to a "
+                "seed the example states (`seed 7`); without either, a set-up that needs "
+                "chance fails the example and says what to give.",
+        example='''
+            chapter cards "Cards" {
+                rule cards.deck "The deck" {
+                    text "The tiles start in a deck, shuffled; each player is dealt one."
+                    zone box "the box" shared unordered hidden
+                    cards start in box
+                    zone deck "draw deck" shared ordered hidden
+                    zone hand "hand" each private
+                    at start of game {
+                        move cards in box to deck
+                        shuffle deck
+                        for each p in players {
+                            deal 1 from deck to hand of p
+                        }
+                    }
+                }
+            }
+
+            example first_cards "Red is dealt the top card" {
+                illustrates cards.deck
+                given {
+                    start setup "deck:t2,t3,t1"
+                    players red, blue
+                }
+                expect zone hand red [t2]
+                expect zone deck [t1]
+            }
+
+            example one_left "Whatever the shuffle, one card is left with two players" {
+                illustrates cards.deck
+                given {
+                    start seed 7
+                    players red, blue
+                }
+                expect zone deck holds 1
+            }
+        ''',
+        shows=("pos_start", "start_seed", "start_setup"),
         ir=("Example", "PositionFact")),
     Construct(
         name="illegal moves", grammar_rule="expectation", group=E, context="top",
