@@ -273,3 +273,30 @@ def test_galaxy_of_trian_records_keep_their_chance_on_the_moves() -> None:
     assert any("!" in d for d in decisions)  # draws and rolls are the moves' own
     assert not any(d.startswith("!") for d in decisions)  # and no table decision
     assert not history.table
+
+
+# ------------------------------------------------------------------ the book
+
+
+def test_the_positions_and_records_page_explains_setup_and_table_decisions(
+        years: Rules) -> None:
+    from compiler.rulebook.pages import RulesetPages
+    final, history = random_game(years, 3, seed=1)
+    book = RulesetPages(years, {e.id: run_example(years, e) for e in years.ruleset.examples},
+                        write_record(history, final))
+    text = book.formats_page().text
+    section = text[text.index("### Chance outside moves"):text.index("## Asking for a ruling")]
+    assert "**`Setup`** lists what chance decided while the game was set up, in order" in section
+    assert "A **table decision** is `!` followed by what chance decided once a move's turn " \
+           "was over" in section
+    assert "From the sample record below:\n\n```text\n[Setup \"deck:" in section
+    assert "; ! deck:" in section  # the sample's own table decision, quoted
+    assert "a record needs neither `Stacks` nor `Seed`" in text
+
+
+def test_a_tile_game_without_shuffles_keeps_its_page() -> None:
+    from compiler.rulebook.pages import RulesetPages
+    deluxe = Rules(load_ruleset("trian_deluxe"))
+    text = RulesetPages(deluxe, {}).formats_page().text
+    assert "### Chance outside moves" not in text
+    assert "A record must say how the tiles lie (`Stacks`) or the seed" in text

@@ -675,7 +675,8 @@ class RulesetPages:
                "- A **table decision** is `!` followed by what chance decided once a move's "
                "turn was over (the end of a round, the start of the next one, its deal): it "
                "is written as a decision of its own, right after the move whose end led to "
-               "it. In `6. sell c2 ! 1; ! deck:c2,c1,c6,c4` the die roll `1` is the sale's "
+               "it. For instance, in `6. sell c2 ! 1; ! deck:c2,c1,c6,c4` the die roll `1` is "
+               "the sale's "
                "own outcome, and the deck's new order at the start of the next round is the "
                "table's.", "",
                "A replay refuses a missing outcome, or one that cannot be (a card the zone does "
@@ -772,8 +773,11 @@ class RulesetPages:
                   "to understand the record; the end of a line ends the turn. Comments start "
                   "with `#`.", "", "| Tag | What it holds |", "|---|---|"]
         lines += [f"| `{tag}` | {what} |" for tag, what in TAGS.items()]
-        lines += ["", "A record must say how the tiles lie (`Stacks`) or the seed they were "
-                  "shuffled with (`Seed`). `Players` names the seats in playing order; any "
+        how = ("The cards start in a zone of their own, so a record needs neither `Stacks` "
+               "nor `Seed`: what the set-up does with them is in `Setup`." if
+               zone_play.start_zone(game) is not None else "A record must say how the tiles "
+               "lie (`Stacks`) or the seed they were shuffled with (`Seed`).")
+        lines += ["", how + " `Players` names the seats in playing order; any "
                   "seats of the ruleset may sit at the table. A `Result` other than `*` must be "
                   "what the replay reaches: the scores and the winners. Other tags (an event, a "
                   "date) are kept and ignored.", ""]
