@@ -19,8 +19,7 @@ from compiler.engine.formats import from_state
 from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import random_game
 from compiler.engine.records import (
-    Decision, Record, RecordError, parse_record, replay, table_entries, with_table_decisions,
-    write_record,
+    Decision, Record, RecordError, parse_record, replay, with_table_decisions, write_record,
 )
 from compiler.engine.scenario import run_example
 from compiler.load import load_files, load_ruleset
@@ -181,6 +180,14 @@ def test_the_table_decision_replays_into_the_second_year(years: Rules) -> None:
     assert pos.scores() == {"ann": 3, "bob": 2}
 
 
+def test_a_sequence_of_moves_may_write_the_tables_outcome_as_in_a_record(years: Rules) -> None:
+    pos = after_first_year(years)
+    ruling = pos.adjudicate("sell c2 ! 1; ! deck:c2,c1,c6,c4; sell c1 ! 2")
+    assert ruling.verdict == "LEGAL"
+    assert [m.move for m in ruling.moves] == ["sell c2 ! 1 deck:c2,c1,c6,c4", "sell c1 ! 2"]
+    assert pos.adjudicate("! deck:c2,c1,c6,c4").verdict == "UNREADABLE"  # after no move
+
+
 def test_a_table_decision_before_any_move_is_refused(years: Rules) -> None:
     text = RECORD.format(table="! deck:c2,c1,c6,c4").replace("1. sell c4 ! 1", "1. ! 1")
     with pytest.raises(RecordError) as info:
@@ -193,7 +200,7 @@ def test_the_writer_and_the_reader_split_outcomes_alike() -> None:
     record = Record()
     for own in ((), ("1",), ("1", "red")):
         for table in ((), ("deck:c2,c1",), ("deck:c2,c1", "hand.ann:c3,c4")):
-            entries = table_entries("sell c2", own + table, len(table))
+            entries = chance.table_entries("sell c2", own + table, len(table))
             assert len(entries) == 1 + bool(table)
             [read] = with_table_decisions(record, [Decision(e, 6, 4) for e in entries])
             joined = "sell c2" + (" ! " + " ".join(own + table) if own + table else "")

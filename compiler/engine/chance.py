@@ -125,6 +125,35 @@ def _clip(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
+# ------------------------------------------------------------ table decisions
+
+TABLE = "!"  # a decision that is only `! outcome …` is the table's, after the move before it
+
+
+def table_outcomes(decision: str) -> list[str] | None:
+    """The outcomes of a table decision (`! deck:c3,c1`), or None if `decision` is a move."""
+    text = decision.strip()
+    return text[len(TABLE):].split() if text.startswith(TABLE) else None
+
+
+def with_table(move: str, outcomes: list[str]) -> str:
+    """A move with the table's outcomes after its own, as the engine takes them: the
+    table decision `! c d` after `sell x ! a b` reads as `sell x ! a b c d`."""
+    return f"{move} {' '.join(outcomes)}" if TABLE in move else \
+        f"{move} {TABLE} {' '.join(outcomes)}"
+
+
+def table_entries(move: str, outcomes: tuple[str, ...], table: int) -> list[str]:
+    """The inverse of `with_table`, for a writer: a move whose last `table` outcomes were
+    the table's, as the move with its own outcomes, then the table decision. `move` is
+    the move's text without any outcome."""
+    own, theirs = outcomes[:len(outcomes) - table], outcomes[len(outcomes) - table:]
+    entries = [f"{move} {TABLE} {' '.join(own)}" if own else move]
+    if theirs:
+        entries.append(f"{TABLE} {' '.join(theirs)}")
+    return entries
+
+
 # ------------------------------------------------------------ worked examples
 
 
@@ -152,4 +181,5 @@ def started(rules: Rules, facts: list[PositionFact]) -> Position:
     return rules.start(players, seed=seed, stacks=stacks, seats=seats, setup=setup)
 
 
-__all__ = ["UNKNOWN", "label", "read", "shuffle", "shuffles", "started", "token"]
+__all__ = ["TABLE", "UNKNOWN", "label", "read", "shuffle", "shuffles", "started",
+           "table_entries", "table_outcomes", "token", "with_table"]

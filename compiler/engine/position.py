@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from compiler import links
-from compiler.engine import zone_json, zone_play, zones
+from compiler.engine import chance, zone_json, zone_play, zones
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.audit import AuditFinding, findings
 from compiler.engine.effects import Consequence, drain
@@ -643,7 +643,14 @@ def _split(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
         parts = [p.strip() for p in moves.split(";")]
         if len(parts) > 1 and not parts[-1]:
             parts.pop()
-        return list(parts)
+        out: list[str | Move] = []
+        for part in parts:  # a table decision `! …` adds its outcomes to the move before it
+            outcomes = chance.table_outcomes(part)
+            if outcomes and out and isinstance(out[-1], str):
+                out[-1] = chance.with_table(out[-1], outcomes)
+            else:
+                out.append(part)
+        return out
     return list(moves)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from lark.exceptions import UnexpectedInput
 
 from compiler.diagnostics import Diagnostic, did_you_mean
-from compiler.engine import zone_play
+from compiler.engine import chance, zone_play
 from compiler.engine.evaluate import AT_TABLE
 from compiler.engine.notation import Move, NotationError, clip
 from compiler.engine.notation import number as _number
@@ -336,33 +336,23 @@ def _error(rec: Record, line: int, column: int, code: str, message: str,
 # the next round) is no player's decision: the record writes it as a decision of its
 # own, `! deck:c3,c1,…`, right after the move whose end led to it. The engine takes a
 # move's outcomes in one list, its own first, then the table's; the split between
-# them is positional, so the writer (`table_entries`) and the reader
-# (`with_table_decisions`) are each other's inverse, and a test holds them to it.
+# them is positional, so the writer (`chance.table_entries`) and the reader
+# (`chance.with_table`, here and in a sequence of moves) are each other's inverse,
+# and a test holds them to it.
 
-TABLE = "!"
 _TABLE_HINT = (" (what chance decides for the table once a move's turn is over is written "
                "right after the move, as a decision of its own: `move; ! outcome …`)")
 
 
-def table_entries(move_text: str, outcomes: tuple[str, ...], table: int) -> list[str]:
-    """How the writer puts a move whose last `table` outcomes were the table's: the move
-    with its own outcomes, then the table decision. `move_text` is the move without any."""
-    own, theirs = outcomes[:len(outcomes) - table], outcomes[len(outcomes) - table:]
-    entries = [f"{move_text} {TABLE} {' '.join(own)}" if own else move_text]
-    if theirs:
-        entries.append(f"{TABLE} {' '.join(theirs)}")
-    return entries
-
-
 def with_table_decisions(rec: Record, decisions: list[Decision]) -> list[Decision]:
     """A line's decisions as the engine takes them: each table decision's outcomes after
-    those of the move before it (the inverse of `table_entries`)."""
+    those of the move before it."""
     out: list[Decision] = []
     for d in decisions:
-        if not d.text.startswith(TABLE):
+        outcomes = chance.table_outcomes(d.text)
+        if outcomes is None:
             out.append(d)
             continue
-        outcomes = d.text[len(TABLE):].split()
         if not out:
             raise _error(rec, d.line, d.column, "table-decision",
                          "a table decision (`! …`) comes right after the move whose end led "
@@ -372,9 +362,7 @@ def with_table_decisions(rec: Record, decisions: list[Decision]) -> list[Decisio
             raise _error(rec, d.line, d.column, "table-decision",
                          "a table decision lists what chance decided after `!`")
         before = out[-1]
-        joined = f"{before.text} {' '.join(outcomes)}" if TABLE in before.text else \
-            f"{before.text} {TABLE} {' '.join(outcomes)}"
-        out[-1] = Decision(joined, before.line, before.column,
+        out[-1] = Decision(chance.with_table(before.text, outcomes), before.line, before.column,
                            f"{before.written or before.text}; {d.text}")
     return out
 
@@ -437,7 +425,8 @@ def write_record(history: History, final: Position | None = None) -> str:
         table = history.table.get(i, 0)
         if table:
             text_alone = pos.notation(replace(move, chance=()))
-            lines.setdefault(turn, []).extend(table_entries(text_alone, move.chance, table))
+            lines.setdefault(turn, []).extend(
+                chance.table_entries(text_alone, move.chance, table))
             continue
         lines.setdefault(turn, []).append(text)
     for turn in sorted(lines):

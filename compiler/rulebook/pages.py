@@ -682,7 +682,8 @@ class RulesetPages:
                "A replay refuses a missing outcome, or one that cannot be (a card the zone does "
                "not hold, one left out), at the move it belongs to, with its turn and what the "
                "outcome should look like. To ask for a ruling on such a move, give the table's "
-               "outcomes after the move's own: `sell c2 ! 1 deck:c2,c1,c6,c4`.", ""]
+               "outcomes as a record does, `sell c2 ! 1; ! deck:c2,c1,c6,c4`, or after the "
+               "move's own: `sell c2 ! 1 deck:c2,c1,c6,c4`.", ""]
         shown = [x if len(x) < 110 else x[:105] + " …" for x in (setup, table) if x]
         if shown:
             out += ["From the sample record below:", "", "```text", *shown, "```", ""]
