@@ -108,6 +108,7 @@ def test_the_last_sale_of_a_year_needs_the_tables_shuffle_after_it(years: Rules)
     assert ruling.verdict == "ILLEGAL"
     [breach] = ruling.moves[0].breaches
     assert breach.code == "chance"
+    assert breach.rule is not None and breach.rule.id == "play.year"  # the rule that shuffles
     assert breach.message.startswith("then, at the table, the draw deck is shuffled: say what "
                                      "the shuffle gave after `!`, as `deck:` then its 4 cards")
 
@@ -229,6 +230,26 @@ def test_a_shuffle_outcome_must_name_the_zone_and_hold_its_cards(years: Rules) -
         assert ruling.verdict == "ILLEGAL", move
         assert said in ruling.moves[0].breaches[0].message, move
     assert zones_of(pos) == zones_of(after_first_year(years))  # a refused move changes nothing
+
+
+def test_a_shuffle_in_a_moves_own_effects_is_among_its_own_outcomes(tmp_path: Path) -> None:
+    """A variant where a sale also shuffles the discard pile: that shuffle comes before the
+    die roll in the move's own outcomes, and the table's shuffle after both."""
+    source = (FIXTURES / "dealt_years" / "dealt_years.rules").read_text(encoding="utf-8")
+    source = source.replace("            move c to discards\n",
+                            "            move c to discards\n            shuffle discards\n")
+    source = source[:source.index("example first_deal")]
+    (tmp_path / "dealt_years.rules").write_text(source, encoding="utf-8")
+    rules = Rules(load_files([tmp_path / "dealt_years.rules"])[0])
+    pos = rules.start(2, setup=SETUP).apply("sell c4 ! 1")  # one card on the pile: no outcome
+    ruling = pos.adjudicate("sell c2 ! discards:c4,c2 1 deck:c4,c2,c6,c1")
+    assert ruling.verdict == "LEGAL"
+    assert ruling.moves[0].table_chance == ["deck:c4,c2,c6,c1"]
+    final, history = random_game(rules, 2, seed=2)
+    line = next(x for x in write_record(history, final).splitlines() if x.startswith("2. "))
+    sale, table = line.removeprefix("2. ").split("; ")
+    assert " ! discards:" in sale and table.startswith("! deck:")
+    assert replay(rules, parse_record(write_record(history, final))).scores() == final.scores()
 
 
 def test_a_players_zone_is_named_with_the_seat(table: Rules) -> None:

@@ -58,9 +58,10 @@ def token(game: Game, key: ZoneKey, order: list[str | None]) -> str:
     return f"{label(game, key)}:{','.join(UNKNOWN if c is None else c for c in order)}"
 
 
-def shuffle(env: Env, key: ZoneKey, what: str) -> None:
+def shuffle(env: Env, key: ZoneKey, what: str, rule: str | None = None) -> None:
     """Shuffle the zone at `key`: the outcome supplied next, else one the sampler draws,
-    else a `ChanceError` saying what to supply. The outcome goes to `env.drawn`."""
+    else a `ChanceError` (citing `rule`) saying what to supply. The outcome goes to
+    `env.drawn`."""
     from compiler.engine.evaluate import ChanceError  # evaluate imports this module's users
     st, game = env.state, env.game
     content = st.zones.get(key, ())
@@ -68,7 +69,7 @@ def shuffle(env: Env, key: ZoneKey, what: str) -> None:
     if len(set(deck)) <= 1:
         return  # the cards can lie one way only: nothing for chance to decide
     if env.chance:
-        order = read(game, key, env.chance.pop(0), deck, what)
+        order = read(game, key, env.chance.pop(0), deck, what, rule)
     elif env.sampler is not None:
         order = list(deck)
         env.sampler.shuffle(order)
@@ -77,13 +78,13 @@ def shuffle(env: Env, key: ZoneKey, what: str) -> None:
         example = ",".join(named[:SHOWN]) + (",…" if len(named) > SHOWN else "")
         raise ChanceError(f"{what}: say what the shuffle gave after `!`, as `{label(game, key)}:` "
                           f"then its {len(deck)} cards top first, separated by commas "
-                          f"(`{label(game, key)}:{example}`)")
+                          f"(`{label(game, key)}:{example}`)", rule)
     st.zones[key] = zones.split(order, len(content))
     env.drawn.append(token(game, key, order))
 
 
-def read(game: Game, key: ZoneKey, got: str, deck: list[str | None], what: str
-         ) -> list[str | None]:
+def read(game: Game, key: ZoneKey, got: str, deck: list[str | None], what: str,
+         rule: str | None = None) -> list[str | None]:
     """The order a supplied outcome gives, if it is one this shuffle can give: the zone
     it names is the one shuffled, and it lists exactly the zone's cards."""
     from compiler.engine.evaluate import ChanceError
@@ -91,10 +92,10 @@ def read(game: Game, key: ZoneKey, got: str, deck: list[str | None], what: str
     name, colon, listed = got.partition(":")
     if not colon:
         raise ChanceError(f"{what}: `{_clip(got)}` is not the outcome of a shuffle; write "
-                          f"`{want}:` then the cards top first, separated by commas")
+                          f"`{want}:` then the cards top first, separated by commas", rule)
     if name != want:
         raise ChanceError(f"{what}: the outcome names `{_clip(name)}`, but the zone shuffled "
-                          f"here is `{want}`")
+                          f"here is `{want}`", rule)
     order: list[str | None] = [None if c == UNKNOWN else c for c in listed.split(",")] \
         if listed else []
     have, given = Counter(deck), Counter(order)
@@ -107,7 +108,7 @@ def read(game: Game, key: ZoneKey, got: str, deck: list[str | None], what: str
         if missing:
             said.append(f"{_cards(missing)} {'is' if len(missing) == 1 else 'are'} missing")
         raise ChanceError(f"{what}: the shuffle must give the {len(deck)} cards of `{want}`, "
-                          f"each as often as it holds them, but {' and '.join(said)}")
+                          f"each as often as it holds them, but {' and '.join(said)}", rule)
     return order
 
 

@@ -109,10 +109,11 @@ class Env:
         self.drawn.append(got)
         return got
 
-    def shuffle(self, key: tuple[int, int], what: str) -> None:
+    def shuffle(self, key: tuple[int, int], what: str, rule: str | None = None) -> None:
         """Shuffle a zone: its new order is a chance outcome (`deck:c3,c1,…`, top first),
-        supplied, else sampled, else asked for (see `compiler/engine/chance.py`)."""
-        chance.shuffle(self, key, self.at_table(what))
+        supplied, else sampled, else asked for (see `compiler/engine/chance.py`); `rule`
+        is the rule that shuffles, cited if the outcome is missing or impossible."""
+        chance.shuffle(self, key, self.at_table(what), rule)
 
     def at_table(self, what: str) -> str:
         """A chance event as a ruling names it: the table's are said to follow the move."""
@@ -132,7 +133,14 @@ AT_TABLE = "then, at the table, "  # how a ruling names chance that follows the 
 
 
 class ChanceError(Exception):
-    """A move needs a chance outcome it was not given, or was given an impossible one."""
+    """A move needs a chance outcome it was not given, or was given an impossible one.
+
+    `rule` is the rule whose statement called on chance (a shuffle's), when known: a
+    ruling cites it rather than the move's own rule."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 def cell_key(cell: tuple[int, int]) -> tuple[int, int]:

@@ -526,10 +526,10 @@ class Position:
                 env.action = None
             env.cites = None
             advance(env)
-        except ChanceError as e:
+        except ChanceError as e:  # cited by the rule that called on chance, if it is known
             return self._refuse(text, action, [Breach(
-                rule=self.rules.cite(action.rule if action else None), code="chance",
-                message=str(e))])
+                rule=self.rules.cite(e.rule or (action.rule if action else None)),
+                code="chance", message=str(e))])
         except RuleError as e:
             return self._refuse(text, action, [Breach(
                 rule=self.rules.cite(action.rule if action else None), code="impossible",

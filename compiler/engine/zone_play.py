@@ -169,7 +169,7 @@ def shuffle(game: Game, cx: ExprCompiler, s: n.Shuffle, note: Callable[..., None
     def shuffle_(env: Env) -> None:
         key = zone(env)
         said = f"{zone_title(game, key)} is shuffled"
-        env.shuffle(key, said)
+        env.shuffle(key, said, rule)
         note(env, "shuffled", rule, said)
     return shuffle_
 
