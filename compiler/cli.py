@@ -153,6 +153,7 @@ def _position(rules: Any, path: str) -> Any:
 def _position_file(rules: Any, text: str, name: str) -> Any:
     from pydantic import ValidationError
 
+    from compiler.engine.evaluate import ChanceError
     from compiler.engine.formats import PositionError, PositionModel, position_from_model
     from compiler.engine.scenario import settled
     try:
@@ -168,6 +169,10 @@ def _position_file(rules: Any, text: str, name: str) -> Any:
     except PositionError as e:
         _refuse("\n".join([f"{name}: this position cannot be on a table:"] +
                            [f"  {p}: {m}" for p, m in e.problems]))
+    except ChanceError as e:  # nobody has a decision, and what comes next is chance's
+        _refuse(f"{name}: nobody has a decision here, and the game goes on by itself to where "
+                f"chance decides, which a position file cannot say: {e}; give the position "
+                f"before the move that leads here, and the outcome with that move")
 
 
 # ------------------------------------------------------------------- authoring

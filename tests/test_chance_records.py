@@ -328,3 +328,39 @@ def test_a_tile_game_without_shuffles_keeps_its_page() -> None:
     text = RulesetPages(deluxe, {}).formats_page().text
     assert "### Chance outside moves" not in text
     assert "A record must say how the tiles lie (`Stacks`) or the seed" in text
+
+
+# ------------------------------------------------------------- the command line
+
+
+def test_the_command_line_plays_and_replays_a_game_with_shuffles(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from compiler.cli import app
+    runner = CliRunner()
+    folder = str(FIXTURES / "dealt_years")
+    played = runner.invoke(app, ["play", folder, "--players", "3", "--seed", "2"])
+    assert played.exit_code == 0, played.output
+    assert "; ! deck:" in played.output and '[Setup "deck:' in played.output
+    (tmp_path / "game.record").write_text(without_seed(played.output), encoding="utf-8")
+    replayed = runner.invoke(app, ["replay", folder, str(tmp_path / "game.record")])
+    assert replayed.exit_code == 0, replayed.output
+
+
+def test_a_position_file_that_goes_on_into_chance_is_refused_in_words(tmp_path: Path) -> None:
+    """Bob has nothing to sell at the end of the first year: the game goes on by itself to
+    the table's shuffle, which a position file cannot say."""
+    from typer.testing import CliRunner
+
+    from compiler.cli import app
+    (tmp_path / "pos.json").write_text(
+        '{"ruleset": "dealt_years", "players": [{"seat": "ann"}, {"seat": "bob"}], '
+        '"zones": {"hand": {"ann": ["c2"]}, "deck": [["c6", "c1", "c3"]], '
+        '"discards": [["c4", "c5"]]}, "game": {"round": 1, "turn": 2}, '
+        '"turn": {"number": 2, "player": "bob", "step": "act"}}', encoding="utf-8")
+    result = CliRunner().invoke(app, ["moves", str(FIXTURES / "dealt_years"),
+                                      str(tmp_path / "pos.json")])
+    assert result.exit_code == 2
+    words = " ".join(result.output.split())
+    assert "the game goes on by itself to where chance decides" in words
+    assert "the draw deck is shuffled" in words

@@ -21,7 +21,7 @@ from compiler.engine.formats import (
     position_from_model,
 )
 from compiler.engine import chance, zone_facts
-from compiler.engine.evaluate import Env
+from compiler.engine.evaluate import ChanceError, Env
 from compiler.engine.position import Position, Rules
 from compiler.engine.ruling import Effect, Ruling
 from compiler.engine.turns import advance
@@ -154,6 +154,10 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
         result.failures += [f"the given position is not valid: "
                             f"{'.'.join(str(x) for x in problem['loc'])}: {problem['msg']}"
                             for problem in e.errors()]
+        return result
+    except ChanceError as e:  # the position moves on by itself, through chance not given
+        result.failures.append(f"the given position goes on by itself to where chance must "
+                               f"decide, and nothing says what it decided: {e}")
         return result
     except ValueError as e:  # a set-up the rules cannot make (chance not given, a bad seat)
         if not starting:
