@@ -322,6 +322,17 @@ def test_the_positions_and_records_page_explains_setup_and_table_decisions(
     assert "a record needs neither `Stacks` nor `Seed`" in text
 
 
+def test_an_example_from_the_set_up_says_so_in_the_book(years: Rules) -> None:
+    from compiler.rulebook.pages import RulesetPages
+    results = {e.id: run_example(years, e) for e in years.ruleset.examples}
+    book = RulesetPages(years, results)
+    text = "\n".join(book.example_block(results["first_deal"]))
+    assert "**From the set-up**, its chance deciding `deck:c5,c6,c3,c1,c4,c2`, " \
+           "`deck:c4,c3,c2,c5,c6,c1`." in text
+    assert "drawn from the seed 3" in "\n".join(book.example_block(results["two_left"]))
+    assert "From the set-up" not in "\n".join(book.example_block(results["second_year"]))
+
+
 def test_a_tile_game_without_shuffles_keeps_its_page() -> None:
     from compiler.rulebook.pages import RulesetPages
     deluxe = Rules(load_ruleset("trian_deluxe"))

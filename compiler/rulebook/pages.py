@@ -251,6 +251,7 @@ class RulesetPages:
                   + "Illustrates " + ", ".join(self.ix.rule_link(x) for x in ex.illustrates), ""]
         if ex.text:
             lines += [self.ix.prose(ex.text), ""]
+        lines += self._from_set_up(ex)
         lines += self.diagrams(res)
         if ex.play:
             lines += [f"**Move:** `{'; '.join(ex.play)}`", ""]
@@ -265,6 +266,22 @@ class RulesetPages:
             lines += ["**Checked:** " + "; ".join(f"{c} ✓" for c in checks) + ".", ""]
         lines += ["</div>", ""]
         return lines
+
+    @staticmethod
+    def _from_set_up(ex: m.Example) -> list[str]:
+        """An example that begins at the set-up says so, with what chance decided there."""
+        start = next((f for f in ex.given if f.fact == "start"), None)
+        if start is None:
+            return []
+        seed, setup = start.args[0], start.args[1]
+        if setup:
+            said = ", its chance deciding " + ", ".join(
+                f"`{html.escape(x if len(x) <= 60 else x[:59] + '…')}`" for x in str(setup).split())
+        elif seed is not None:
+            said = f", its chance drawn from the seed {seed}"
+        else:
+            said = ""
+        return [f"**From the set-up**{said}.", ""]
 
     def diagrams(self, res: ExampleResult) -> list[str]:
         before, after = res.before, res.after
