@@ -267,7 +267,7 @@ class Position:
 
     def adjudicate(self, moves: str | Move | Iterable[str | Move]) -> Ruling:
         """Judge a move, or a sequence of moves ("a; b; c"), without changing anything."""
-        items = _split(moves)
+        items = split_moves(moves)
         pos = self
         rulings: list[MoveRuling] = []
         verdict = "LEGAL"
@@ -285,7 +285,7 @@ class Position:
     def apply(self, moves: str | Move | Iterable[str | Move]) -> Position:
         ruling = None
         pos = self
-        for item in _split(moves):
+        for item in split_moves(moves):
             mr, nxt = pos._judge(item)
             if nxt is None:
                 ruling = Ruling(ruleset=self.rules.ruleset.id, verdict=mr.verdict, moves=[mr],
@@ -634,7 +634,7 @@ def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
     return grants[:i] + grants[i + 1:]
 
 
-def _split(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
+def split_moves(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
     """The moves of a sequence "a; b; c". A final `;` is allowed; an empty move is not
     (it is kept, and read as unreadable, rather than silently dropped)."""
     if isinstance(moves, Move):
@@ -654,4 +654,4 @@ def _split(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
     return list(moves)
 
 
-__all__ = ["ALSO_SOURCE", "IllegalMove", "Position", "Rules"]
+__all__ = ["ALSO_SOURCE", "IllegalMove", "Position", "Rules", "split_moves"]

@@ -19,7 +19,7 @@ from compiler.engine import chance, zone_play
 from compiler.engine.formats import from_state, position_schema
 from compiler.engine.notation import PATTERNS
 from compiler.engine.records import TAGS
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import Position, Rules, split_moves
 from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
 from compiler.ir.cards import citation_id
@@ -306,8 +306,8 @@ class RulesetPages:
         pos = res.before
         if pos is None or res.ruling is None:
             return marks, ghost, arrows, laid
-        for text, mr in zip([t for p in res.example.play for t in p.split(";") if t.strip()],
-                            res.ruling.moves):
+        texts = [t for t in split_moves("; ".join(res.example.play)) if isinstance(t, str)]
+        for text, mr in zip([t for t in texts if t.strip()], res.ruling.moves):
             try:
                 move = pos.parse(text)
             except ValueError:
