@@ -879,7 +879,7 @@ class RulesetPages:
         for ex in self.rs.examples:
             res = self.results.get(ex.id)
             if res and res.ok and ex.play and res.ruling and res.ruling.verdict == "LEGAL":
-                return ex.play[0].split(";")[0].strip()
+                return str(split_moves(ex.play[0])[0])  # with a table decision after it
         return "pass"
 
     def _sample_position(self) -> str | None:
