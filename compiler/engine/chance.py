@@ -9,6 +9,11 @@ start (`zones.split`). A card nobody at the table knows is `?`.
 
 A shuffle of a zone whose cards can lie only one way (none, one card, copies
 of one card) decides nothing and takes no outcome.
+
+Also here: how the table's outcomes after a move are written and read back
+(`! deck:…`, a table decision), one pair of functions for records and for a
+sequence of moves alike; and the position of a worked example that begins at
+the set-up (`given { start … }`).
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ def shuffle(env: Env, key: ZoneKey, what: str, rule: str | None = None) -> None:
     """Shuffle the zone at `key`: the outcome supplied next, else one the sampler draws,
     else a `ChanceError` (citing `rule`) saying what to supply. The outcome goes to
     `env.drawn`."""
-    from compiler.engine.evaluate import ChanceError  # evaluate imports this module's users
+    from compiler.engine.evaluate import ChanceError  # evaluate imports this module
     st, game = env.state, env.game
     content = st.zones.get(key, ())
     deck = [c for p in content for c in reversed(p)]  # top first
