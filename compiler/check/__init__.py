@@ -16,6 +16,7 @@ from compiler.check import cards
 from compiler.check import zones as zone_checks
 from compiler.check.audits import AuditChecks
 from compiler.check.chance import check_start
+from compiler.check.simultaneous import SimultaneousChecks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
@@ -26,7 +27,7 @@ from compiler.ir.prose import GENERATED_PAGES, prose_refs
 from compiler.kernel.lattice import LATTICES
 
 
-class Checker(TurnsChecks, AuditChecks):
+class Checker(TurnsChecks, AuditChecks, SimultaneousChecks):
     def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
         self.rs = ruleset
         self.src = sources
@@ -49,6 +50,7 @@ class Checker(TurnsChecks, AuditChecks):
         self.collect()
         self.check_structure()
         self.check_decls()
+        self.check_simultaneous()
         self.check_tiles()
         self.check_prose()
         if not any(d.severity == "error" for d in self.diagnostics):
@@ -662,11 +664,13 @@ class Checker(TurnsChecks, AuditChecks):
         offered: set[str] = set()
         called: set[str] = set()
         applied: set[str] = set()
-        for node in _nodes(decls):
+        for node in _nodes([decls, self.rs.cardsets]):  # card abilities grant too
             if isinstance(node, m.StepDecl):
                 offered.update(node.actions, node.also)
             elif isinstance(node, n.GrantOne):
                 offered.update([node.action, *node.alternatives])
+            elif isinstance(node, n.GrantEach):
+                offered.add(node.action)
             elif isinstance(node, n.GrantMany):
                 offered.update(node.actions)
             elif isinstance(node, n.Call):

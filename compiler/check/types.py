@@ -15,6 +15,7 @@ from typing import Any
 from compiler.check import cards as card_rules
 from compiler.check.symbols import (BUILTIN_VALUES, CATEGORY_ELEMENT, EVENT_VALUES, FUNCTIONS,
                                     Symbols)
+from compiler.check.simultaneous import SimultaneousTypes
 from compiler.check.zones import ZoneTypes
 from compiler.diagnostics import did_you_mean
 from compiler.ir import nodes as n
@@ -70,7 +71,7 @@ def _literal_int(node: n.Node) -> int | None:
     return None
 
 
-class TypeChecker(ZoneTypes):
+class TypeChecker(ZoneTypes, SimultaneousTypes):
     """Resolves names and infers types; reports through `report(loc, code, message, hint=)`."""
 
     def __init__(self, symbols: Symbols, report: Report) -> None:

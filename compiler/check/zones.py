@@ -213,6 +213,8 @@ class ZoneTypes:
         self.expect(s.by, scope, "int", "how many seats the zones pass on")
 
     def s_reveal(self: TypeChecker, s: n.Reveal, scope: Scope) -> None:
+        if self.reveal_attribute(s, scope):  # a secret player attribute (check/simultaneous.py)
+            return
         d = self._zone_named(s.zone, s.loc)
         if s.owner is not None:
             self.expect(s.owner, scope, "player", "whose zone is revealed, after `of`")

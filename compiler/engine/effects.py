@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import zone_play, zones
+from compiler.engine import simultaneous, zone_play, zones
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece, State
 from compiler.ir import model as m
@@ -293,6 +293,9 @@ class StmtCompiler:
         obj, value = self.expr(s.target.obj), self.expr(s.value)
         vtype = s.value.type
         if s.target.obj.type == "player":
+            decl = game.player_attrs.get(name)
+            secret = decl is not None and decl.secret
+
             def set_player(env: Env) -> None:
                 p = obj(env)
                 if p is None:
@@ -300,6 +303,8 @@ class StmtCompiler:
                 v = value(env)
                 old = env.state.player_attrs[p].get(name)
                 env.state.player_attrs[p] = {**env.state.player_attrs[p], name: v}
+                if secret:  # chosen in secret: hidden until everyone has chosen
+                    simultaneous.set_secret(env, p, name)
                 shown = game.seat_id(v) if vtype == "player" and v is not None else v
                 # Set to nothing, it reads as taken away.
                 said = game.describe_player_attribute(name, v) if v is not None else \
@@ -436,6 +441,9 @@ class StmtCompiler:
                  actions=list(actions), player=game.seat_id(who))
         return grant
 
+    def s_grant_each(self, s: n.GrantEach) -> Run:
+        return simultaneous.compile_grant_each(self, s)
+
     def s_grant_many(self, s: n.GrantMany) -> Run:
         game, rule, actions = self.game, s.rule, tuple(s.actions)
         count = self.expr(s.count)
@@ -528,6 +536,8 @@ class StmtCompiler:
         return zone_play.rotate(self.game, self.expr, s, note)
 
     def s_reveal(self, s: n.Reveal) -> Run:
+        if s.attribute:  # a secret player attribute, not a zone
+            return simultaneous.reveal_statement(self.game, self.expr, s)
         return zone_play.reveal(self.game, self.expr, s, note)
 
     def s_discard(self, s: n.Discard) -> Run:

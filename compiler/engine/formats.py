@@ -81,6 +81,9 @@ class PlayerState(_Model):
                                         description="Score, markers held...")
     attributes: dict[str, Value] = Field(
         default_factory=dict, description="Declared player attributes; players by seat id.")
+    hidden: list[str] | None = Field(None, description=(
+        "Secret attributes of this player whose values the others have not seen yet (set "
+        "during a choice everyone makes at once; shown when all have chosen)."))
 
 
 class GrantState(_Model):
@@ -491,6 +494,9 @@ class _Builder:
                 ok, value = self.value(path, decl.type, value, st.players)
                 if ok:
                     st.player_attrs[i][name] = value
+            if pl.hidden:
+                from compiler.engine.simultaneous import read_hidden
+                read_hidden(self, st, i, pl.hidden)
 
     def _areas(self, st: State) -> None:
         g = self.game
@@ -895,7 +901,8 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     players = [PlayerState(seat=g.seat_id(i), supply=dict(st.supply[i]),
                            resources={k: v for k, v in st.player_res[i].items()},
                            attributes={k: shown(k, v) for k, v in st.player_attrs[i].items()
-                                       if v is not None and v != g.player_default(k)})
+                                       if v is not None and v != g.player_default(k)},
+                           hidden=sorted(a for p, a in st.hidden_attrs if p == i) or None)
                for i in range(st.players)]
     if g.per_player:
         tiles = [TileAt(board=g.seat_id(board_of(c)), at=g.lattice.format_cell(local(c)),

@@ -161,6 +161,9 @@ class Game:
 
         # Piece kinds the rules hand from one player's supply to another's (`give`).
         self.handed_kinds: set[str] = set()
+        # Every `grant … to each` compiled, in order: a group of grants names its own by
+        # index, so that what follows the last choice runs (engine/simultaneous.py).
+        self.grant_eachs: list[Any] = []
         self.expr = ExprCompiler(self)
         self.stmt = StmtCompiler(self)
         from compiler.engine.rounds import TurnRules

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from compiler import links
-from compiler.engine import chance, zone_json, zone_play, zones
+from compiler.engine import chance, simultaneous, zone_json, zone_play, zones
 from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.audit import AuditFinding, findings
 from compiler.engine.effects import Consequence, drain
@@ -342,6 +343,14 @@ class Position:
                                                     code="game-over", message="the game is over")])
         step = game.steps[st.turn.step]
         if move.seat is not None and move.seat != st.turn.actor:
+            # Everyone choosing at once: anyone who has not chosen may choose first.
+            ahead = simultaneous.bring_forward(game, st, move.seat)
+            if isinstance(ahead, State):
+                return Position(self.rules, ahead)._judge(item, sampler)
+            if isinstance(ahead, simultaneous.AlreadyChosen):
+                return self._refuse(text, game.actions.get(move.action), [Breach(
+                    rule=self.rules.cite(ahead.rule), code="unavailable",
+                    message=ahead.message)])
             return self._refuse(text, game.actions.get(move.action), [Breach(
                 rule=self.rules.cite(step.rule), code="unavailable",
                 message=self._not_theirs(move.seat))])
@@ -629,7 +638,7 @@ def stacks_problem(game: Game, stacks: list[list[str]]) -> str | None:
 def _use_grant(grants: tuple[Grant, ...], i: int) -> tuple[Grant, ...]:
     g = grants[i]
     if g.remaining > 1:
-        used = Grant(g.actions, g.remaining - 1, g.bindings, g.rule, g.player, g.must)
+        used = replace(g, remaining=g.remaining - 1)
         return grants[:i] + (used,) + grants[i + 1:]
     return grants[:i] + grants[i + 1:]
 

@@ -40,6 +40,22 @@ class Grant:
     rule: str | None = None
     player: int | None = None  # someone other than the active player decides
     must: bool = False         # the choice cannot be declined
+    group: int | None = None   # one of the grants made together to each of several players
+
+
+@dataclass(frozen=True, slots=True)
+class GrantGroup:
+    """Grants made together, one to each of several players (`grant A to each P`): when
+    the last of them is used or declined, the values they set in secret are shown and
+    `then` runs (see engine/simultaneous.py)."""
+
+    id: int
+    seats: tuple[int, ...]          # who was granted the choice, in the order they were
+    at_once: bool                   # chosen in secret: anyone still to choose may go first
+    then: int | None                # which `grant … to each` (Game.grant_eachs) made it
+    args: tuple[Any, ...] = ()      # the values of `then`'s arguments when it was made
+    rule: str | None = None
+    me: int = 0                     # whose rule made the grants (`me` when `then` runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +94,8 @@ class Turn:
     # "step" while the steps are played; the phase of the end of the turn that waits
     # for a decision granted there ("turn_end", "round_end").
     phase: str = "step"
+    # Grants made together to several players, still waiting for some of them.
+    groups: tuple[GrantGroup, ...] = ()
 
     def but(self, **changes: Any) -> Turn:
         return replace(self, **changes)
@@ -113,7 +131,7 @@ class State:
                  "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "_shared_geometry")
+                 "game_attrs", "hidden_attrs", "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -143,6 +161,9 @@ class State:
         self.winners: tuple[int, ...] | None = None
         self.gone: dict[int, Piece] = {}  # pieces returned during the current move
         self.game_attrs: dict[str, Any] = {}  # `game attribute`s set so far (replaced on set)
+        # (seat, attribute): `secret` player attributes set during a choice made at once,
+        # not yet shown to the others (engine/simultaneous.py).
+        self.hidden_attrs: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -172,6 +193,7 @@ class State:
         s.winners = self.winners
         s.gone = {}
         s.game_attrs = self.game_attrs  # replaced, never changed in place: clones share it
+        s.hidden_attrs = self.hidden_attrs
         return s
 
     def own_geometry(self) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from compiler.engine import simultaneous
 from compiler.engine.actions import CompiledAction, candidates
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
@@ -160,6 +161,8 @@ def advance(env: Env) -> None:
             raise RuleError(f"the game is stuck: {STALLED_TURNS} turns passed with nobody "
                             f"able to do anything legal, and the end of the game never came")
         _drop_lost_grants(st)
+        if st.turn.groups and simultaneous.settle_groups(env):
+            continue  # the last of the choices made together: what follows them ran
         if has_decision(game, st):
             return
         lapsed = tuple(g for g in st.turn.grants if g.must and
@@ -175,6 +178,9 @@ def advance(env: Env) -> None:
         if st.turn.queue and _run_next_pending(env):
             continue  # the next effect this player waits for comes before moving on
         lapse(env, st.turn.grants, "nothing legal")
+        if st.turn.groups:  # choices granted together lapsed: what follows them runs first
+            st.turn = st.turn.but(grants=())
+            continue
         if must_act(game, st):
             step = game.steps[st.turn.step]
             note(env, "skipped", step.rule,
@@ -186,6 +192,11 @@ def advance(env: Env) -> None:
 def move_on(env: Env) -> None:
     """The one deciding is done (nothing legal is left, or they passed): the next player
     in a step each player takes, else the next step, else the rest of the end of the turn."""
+    if env.state.turn.groups:  # choices granted together, declined: what follows them runs
+        env.state.turn = env.state.turn.but(grants=())
+        simultaneous.settle_groups(env)
+        if env.state.turn.grants:
+            return
     turn = env.state.turn
     if turn.phase != "step":
         resume_phases(env)
@@ -207,6 +218,8 @@ def decline(env: Env, why: str = "declined") -> None:
 def end_step(env: Env) -> None:
     game, st = env.game, env.state
     step = game.steps[st.turn.step]
+    if step.at_once:  # everyone has chosen: what they chose in secret is shown together
+        simultaneous.show(env, step.rule)
     _moment(env, "end", "step", step.id)
     st = env.state
     if st.turn.queue:  # a step each player took: the active player is "me" again

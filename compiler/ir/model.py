@@ -60,6 +60,9 @@ class AttributeDecl(Node):
     given: Expr | None = None
     # For a card's attribute: a position may leave it unrecorded, and then it reads none.
     recorded: bool = False
+    # For a player's attribute: a value set while a choice made at once is open stays
+    # hidden from the other players until every player has chosen (or `reveal NAME`).
+    secret: bool = False
 
 
 class AreaKind(Decl):
@@ -197,6 +200,10 @@ class StepDecl(Decl):
     # from the active player), each deciding their own part before the next.
     who: Literal["active", "each"] = "active"
     order: str | None = None
+    # `each player at once`: a step each player takes (in seat order, `who` "each"),
+    # whose choices are secret until all have chosen; anyone still to choose may
+    # choose first.
+    at_once: bool = False
 
 
 class Choose(Node):

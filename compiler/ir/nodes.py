@@ -303,6 +303,23 @@ class GrantMany(Stmt):
     actions: list[str]
 
 
+class GrantEach(Stmt):
+    """One choice of `action` for each of `players`, in seat order, all in one group.
+
+    `at_once`: the choices are made in secret (any of the players still to choose may
+    choose first; `secret` attributes they set stay hidden until the last has chosen).
+    When the last grant of the group is used or declined, `then` runs, with the values
+    its arguments had when the grants were made.
+    """
+
+    node: Literal["grant_each"] = "grant_each"
+    action: str
+    players: Expr
+    must: bool = False
+    at_once: bool = False
+    then: Apply | None = None
+
+
 class ForEach(Stmt):
     node: Literal["for_each"] = "for_each"
     var: str
@@ -366,6 +383,9 @@ class Reveal(Stmt):
     node: Literal["reveal"] = "reveal"
     zone: str
     owner: Expr | None = None
+    # Set by the checker when the name is a `secret` player attribute, not a zone:
+    # the values of it that were hidden are shown (every player's, or `owner`'s).
+    attribute: bool = False
 
 
 class Rotate(Stmt):
@@ -404,7 +424,7 @@ class Apply(Stmt):
 Statement = Annotated[
     Union[
         Place, StackOn, Move, Return, Give, Draw, SetAttr, ClearAttr, GrantOne, GrantMany,
-        ForEach, If, Let, Lay, Discard, Apply, Deal, Shuffle, Reveal, Rotate, RemoveTile,
+        GrantEach, ForEach, If, Let, Lay, Discard, Apply, Deal, Shuffle, Reveal, Rotate, RemoveTile,
         TurnDown,
     ],
     Field(discriminator="node"),
@@ -427,6 +447,6 @@ def names_in(node: object) -> set[str]:
 
 for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare, IsKind,
                IsNone, IsIn, Has, IfExpr, Place, Move, Return, Give, Draw, SetAttr, ClearAttr,
-               GrantOne, GrantMany, ForEach, If, Let, Lay, Discard, StackOn, Apply, Deal,
+               GrantOne, GrantMany, GrantEach, ForEach, If, Let, Lay, Discard, StackOn, Apply, Deal,
                Shuffle, Reveal, Rotate, RemoveTile, TurnDown):
     _model.model_rebuild()

@@ -19,6 +19,7 @@ from compiler.ir import nodes as n
 from compiler.parse.transform_audits import AuditsMixin
 from compiler.parse.transform_cards import CardsTransformer
 from compiler.parse.transform_chance import ChanceMixin
+from compiler.parse.transform_simultaneous import SimultaneousMixin
 from compiler.parse.transform_turns import TurnsMixin
 from compiler.parse.transform_zones import ZonesTransformer
 
@@ -79,7 +80,8 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 
 @v_args(meta=True)
-class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin, ChanceMixin):
+class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, AuditsMixin,
+           ChanceMixin):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep
@@ -317,7 +319,10 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin, ChanceMi
                             members=members, loc=self._loc(meta))
 
     def player_attr_decl(self, meta: Meta, c: list[Any]) -> m.PlayerAttribute:
-        return m.PlayerAttribute(attribute=self.attribute(meta, c), loc=self._loc(meta))
+        secret = [x for x in c if isinstance(x, Token) and x.type == "SECRET"]
+        attr = self.attribute(meta, [x for x in c if x not in secret])
+        attr.secret = bool(secret)
+        return m.PlayerAttribute(attribute=attr, loc=self._loc(meta))
 
     def limited(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("limit", int(c[0]))
@@ -384,10 +389,14 @@ class ToIR(CardsTransformer, TurnsMixin, ZonesTransformer, AuditsMixin, ChanceMi
         if isinstance(c[2], tuple) and len(c[2]) == 2:  # `each player (in ORDER)?`
             who, order = c[2]
             c = c[:2] + c[3:]
+        at_once = who == "each_at_once"  # `each player at once` (transform_simultaneous.py)
+        if at_once:
+            who = "each"
         mode, actions, _ = c[2]
         also = c[3].value if len(c) > 3 else []
         return m.StepDecl(id=str(c[0]), title=unquote(c[1]), mode=mode, actions=actions,
-                          also=also, who=who, order=order, loc=self._loc(meta))
+                          also=also, who=who, order=order, at_once=at_once,
+                          loc=self._loc(meta))
 
     def _mode(self, mode: str, c: list[Any]) -> tuple[str, list[str], list[str]]:
         return (mode, [str(x) for x in c if isinstance(x, Token) and x.type == "NAME"], [])
@@ -931,5 +940,6 @@ def _cite_stmt(stmt: Any, rule_id: str) -> None:
     if stmt.rule is None:
         stmt.rule = rule_id
     for attr in ("body", "then", "otherwise"):
-        for s in getattr(stmt, attr, []):
+        inner = getattr(stmt, attr, None)
+        for s in inner if isinstance(inner, list) else [inner] if inner is not None else []:
             _cite_stmt(s, rule_id)
