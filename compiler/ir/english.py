@@ -581,6 +581,11 @@ class English:
         return f"every player passes their {title} to the player {counted(abs(k), 'seat')} {way}"
 
     def s_reveal(self, s: n.Reveal) -> str:
+        if s.attribute:  # a secret player attribute: its hidden values are shown
+            what = s.zone.replace("_", " ")
+            if s.owner is not None:
+                return f"show {_possessive(self(s.owner))} {what}"
+            return f"every player shows their {what}"
         title = self.v.zones.get(s.zone, s.zone.replace("_", " "))
         if s.owner is not None:
             return f"turn {_possessive(self(s.owner))} {title} face up"
@@ -650,6 +655,16 @@ class English:
                 text = text.replace("{" + p + "}", self(a))
             return text
         return f"{s.effect.replace('_', ' ')}({', '.join(self(a) for a in s.args)})"
+
+    def s_grant_each(self, s: n.GrantEach) -> str:
+        verb = "must now" if s.must else "may now"
+        act = self.v.actions.get(s.action, s.action)
+        text = f"each of {self(s.players)} {verb} {act}"
+        if s.at_once:
+            text += ", all at once and in secret"
+        if s.then is not None:
+            text += f"; when all have chosen: {self.stmt(s.then)}"
+        return text
 
     def s_grant_many(self, s: n.GrantMany) -> str:
         acts = " or ".join(self.v.actions.get(a, a) for a in s.actions)

@@ -206,7 +206,10 @@ class Formal:
             "may_any": "you may take any number of: ",
             "automatic": "no choice of action; triggered rules are settled here",
         }[d.mode]
-        if d.who == "each":
+        if d.at_once:
+            what = "every player at once — nobody sees another’s choice until all have " \
+                   "chosen: " + what
+        elif d.who == "each":
             what = self._each(d) + what
         text = f"**Step {number}, {d.title}:** {what}" + (", ".join(acts) if acts else "")
         if d.also:
@@ -244,6 +247,17 @@ class Formal:
         said = f" (“the game {a.phrase}”)" if a.phrase else ""
         reset = "; it is reset at the end of every turn" if a.reset_each_turn else ""
         return [f"**The game's *{a.name.replace('_', ' ')}*:** {kind}{said}{reset}."]
+
+    def d_player_attribute(self, d: m.PlayerAttribute, rule: m.Rule) -> list[str]:
+        """Only a `secret` attribute reads here (the others show in what sets them)."""
+        a = d.attribute
+        if not a.secret:
+            return []
+        kind = {"bool": "yes or no", "int": "a number", "player": "a player"}[a.type]
+        said = f" (“{a.phrase}”)" if a.phrase else ""
+        return [f"**Each player's *{a.name.replace('_', ' ')}*, in secret:** {kind}{said}; "
+                f"set while everyone chooses at once, it stays hidden from the others until "
+                f"all have chosen."]
 
     def d_next_turn(self, d: m.NextTurnDecl, rule: m.Rule) -> list[str]:
         return [f"**The next turn** is played by {self.en(d.expr)}."]

@@ -55,6 +55,8 @@ KEYWORDS: tuple[str, ...] = (
     "showing", "shuffle", "unordered", "zone",
     # examples from the set-up (slice S9 of issue 10)
     "seed", "setup",
+    # choices made at once (slice S6 of issue 10)
+    "once", "secret",
 )
 
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).

@@ -780,6 +780,65 @@ CONSTRUCTS: list[Construct] = [
         shows=("step_decl", "each_in_order"), ir=("StepDecl", "OrderDecl"),
         replaces=("steps",)),
     Construct(
+        name="choices made at once", grammar_rule="step_who", group=T, context="rule",
+        also=("SECRET",),
+        summary="`each player at once` makes a step that everybody takes at the same time: "
+                "nobody sees another's choice until all have chosen. The engine takes the "
+                "choices in seat order, but anyone who has not chosen may choose first "
+                "(`blue: bid 1` while Red is still to choose); a second choice is refused, "
+                "citing the rule that declares the step. A `secret` player attribute set "
+                "while choosing stays hidden from the others until everyone has chosen "
+                "(`reveal NAME` shows it earlier). So that no choice can depend on one "
+                "not yet seen, the step's actions may only move cards into a private or "
+                "hidden zone of `me` and set secret attributes of `me` (with `let`, `if` "
+                "and `for each` around them): anything else is done `at end of step`, or "
+                "in a later step.",
+        example='''
+            player attribute wager: int secret "wagers {value} gold"
+            action wager "wager gold" {
+                notation "wager {k}"
+                choose k from upto(2)
+                set me.wager to k
+            }
+            step lay "Lay a tile": must lay_tile also set_aside
+            step bids "Wager": each player at once must wager
+            step act "Act": must one of build, research
+            at end of step bids {
+                reveal wager
+                for each p in players {
+                    give p.wager gold to p
+                }
+            }
+        ''',
+        shows=("step_decl", "each_at_once"), ir=("StepDecl", "PlayerAttribute"),
+        replaces=("steps",)),
+    Construct(
+        name="grant to each", grammar_rule="grant", group=T, context="rule",
+        also=("at_once", "grant_then"),
+        summary="One choice of an action for each of several players, out of turn, in seat "
+                "order from the player whose turn it is. `at once`: they choose in secret, "
+                "as in a step every player takes at once (anyone still to choose may go "
+                "first; the same rule limits what the action may do). `then apply E(…)` "
+                "runs when the last of them has chosen or declined, with the values its "
+                "arguments had when the choices were granted.",
+        example='''
+            player attribute pledge: int secret "pledges {value} gold"
+            action pledge "pledge gold" {
+                notation "pledge {k}"
+                choose k from upto(1)
+                set me.pledge to k
+            }
+            effect collect(host) "the pledges go to {host}" {
+                for each p in players where it != host {
+                    give p.pledge gold to host
+                }
+            }
+            at end of turn {
+                grant must pledge to each (players where it != me) at once then apply collect(me)
+            }
+        ''',
+        shows=("grant_each", "at_once", "grant_then"), ir=("GrantEach",)),
+    Construct(
         name="order of play", grammar_rule="order_decl", group=T, context="rule",
         also=("order_term",),
         summary="A named order of the players: by measures of each player (`it`), most or "
@@ -1142,7 +1201,8 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="reveal", grammar_rule="reveal", group=T, context="rule",
         summary="Turns a zone face up until it next becomes empty: every player's zone of "
-                "that name, or with `of p` one player's.",
+                "that name, or with `of p` one player's. Given a `secret` player attribute "
+                "instead, shows the values of it that are still hidden.",
         example='''
             zone chosen "chosen card" each private
             at end of turn {
