@@ -22,9 +22,10 @@ RULESETS = sorted(p for p in RULES_DIR.iterdir() if (p / "ruleset.rules").exists
                   or any(p.glob("*.rules")))
 SEASONS = Path(__file__).parent / "rulesets" / "seasons"
 OUTPOSTS = Path(__file__).parent / "rulesets" / "outposts"  # a board per player
+SEALED = Path(__file__).parent / "rulesets" / "sealed_picks"  # choices made at once
 
 
-@pytest.mark.parametrize("folder", [*RULESETS, SEASONS, OUTPOSTS], ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", [*RULESETS, SEASONS, OUTPOSTS, SEALED], ids=lambda p: p.name)
 def test_every_legal_move_reads_back_as_itself(folder: Path) -> None:
     rules = Rules(load_ruleset(folder))
     players = rules.ruleset.players_min

@@ -88,14 +88,14 @@ class SimultaneousChecks:
         for d in self.rs.all_decls():
             if isinstance(d, m.StepDecl) and d.at_once:
                 where = (f"in a step where every player chooses at once (step `{d.id}`)",
-                         f"do it `at end of step {d.id}`, or in a later step")
+                         f"`at end of step {d.id}`, or in a later step")
                 for a in dict.fromkeys(d.actions + d.also):
                     self._commit_action(a, where)
         for node in _nodes([self.rs.all_decls(), self.rs.cardsets]):
             if isinstance(node, n.GrantEach) and node.at_once:
                 where = (f"in a choice every player makes at once (`grant {node.action} to "
                          f"each … at once`)",
-                         "do it in what follows the choices, `then apply …`")
+                         "in what follows the choices (`then apply …`)")
                 self._commit_action(node.action, where)
 
     def _commit_action(self, action_id: str, where: tuple[str, str]) -> None:
@@ -117,16 +117,16 @@ class SimultaneousChecks:
             elif isinstance(s, n.SetAttr) and s.target.obj.type == "player":
                 self._commit_set(s, where)
             else:
-                said, instead = where
+                said, later = where
                 word = KEYWORDS.get(s.node, s.node)
                 self.report(s.loc, "commit", f"{said}, `{word}` would show the others what "
                             f"you chose before they choose",
-                            hint=f"{instead}; while choosing, only move cards into a private "
-                                 f"or hidden zone of your own and set secret attributes of "
-                                 f"`me`", focus=word.split()[0])
+                            hint=f"do it {later}; while choosing, only move cards into a "
+                                 f"private or hidden zone of your own and set secret "
+                                 f"attributes of `me`", focus=word.split()[0])
 
     def _commit_move(self, s: n.Move, where: tuple[str, str]) -> None:
-        said, instead = where
+        said, later = where
         target = s.to.source if isinstance(s.to, n.Collection) else s.to
         name = target.id if isinstance(target, n.Name) else None
         zone = self.sy.zones.get(name) if name else None
@@ -138,7 +138,8 @@ class SimultaneousChecks:
                         f"chose before they choose: a card chosen in secret goes into a zone "
                         f"of your own (`… of me`)",
                         hint=f"move it to a private or hidden zone each player has (`move c "
-                             f"to chosen of me`), and {instead}", focus="move")
+                             f"to chosen of me`); move it where others see it {later}",
+                        focus="move")
         elif zone.visible not in ("owner", "nobody"):
             self.report(s.loc, "commit", f"{said}, `move … to {name} of me` would show the "
                         f"others what you chose before they choose: zone `{name}` is "
@@ -147,7 +148,7 @@ class SimultaneousChecks:
                              f"and show it later with `reveal {name}`", focus="move")
 
     def _commit_set(self, s: n.SetAttr, where: tuple[str, str]) -> None:
-        said, instead = where
+        said, later = where
         name = s.target.name
         decl = self.sy.player_attrs.get(name)
         obj = s.target.obj
@@ -157,9 +158,9 @@ class SimultaneousChecks:
                         f"you chose before they choose: player attribute `{name}` is not "
                         f"secret", hint=f"declare it `player attribute {name}: {decl.type} "
                                         f"secret`, so it stays hidden until everyone has "
-                                        f"chosen; or {instead}", focus="set")
+                                        f"chosen; or set it {later}", focus="set")
         elif not mine:
             self.report(s.loc, "commit", f"{said}, each player sets only their own secret "
                         f"values: `set … .{name}` here changes another player's",
-                        hint=f"write `set me.{name} to …`; for other players' values, {instead}",
+                        hint=f"write `set me.{name} to …`; set other players' values {later}",
                         focus="set")

@@ -206,7 +206,7 @@ class Notation:
         """`red: ` before a decision that is not simply the active player's: in a step each
         player takes, or granted to another player. Only in rulesets with a step each player
         takes, so that every other ruleset's records read as they always have."""
-        if not self.game.turn_rules.each_steps:
+        if not self.game.turn_rules.each_steps and not self.game.grant_eachs:
             return ""
         turn = st.turn
         if move.seat is None and not turn.queue and turn.actor == turn.active:
