@@ -175,6 +175,31 @@ def test_a_player_cannot_answer_the_tribute_twice(rules: Rules) -> None:
                         "to choose: Blue)")
 
 
+def test_a_position_between_two_answers_keeps_what_follows(rules: Rules) -> None:
+    pos = table(rules, step="call").apply("red: call; green: offer 1")
+    written = from_state(rules, pos.state)
+    assert [(g.grant, g.players, g.me, g.then) for g in written.turn.groups or []] == [
+        ("play.tribute#1", ["blue", "green"], "red", ["red"])]
+    assert written.players[GREEN].hidden == ["offer"]
+    again = position_from_model(rules, written)
+    assert from_state(rules, again.state) == written
+    assert again.apply("blue: offer 0").scores() == {"red": 1, "blue": 2, "green": 0}
+
+
+def test_a_position_naming_no_such_grant_is_refused(rules: Rules) -> None:
+    written = from_state(rules, table(rules, step="call").apply("red: call").state)
+    data = written.model_dump(exclude_none=True)
+    data["turn"]["groups"][0]["grant"] = "play.tribut#1"
+    data["turn"]["grants"][0]["group"] = 7
+    with pytest.raises(PositionError) as e:
+        position_from_model(rules, PositionModel.model_validate(data))
+    assert dict(e.value.problems) == {
+        "turn.groups[0].grant": "no `grant … to each` 'play.tribut#1'; did you mean "
+                                "`play.tribute#1`?",
+        "turn.grants[0].group": "no group 7 in `turn.groups`",
+        "turn.grants[1].group": "no group 1 in `turn.groups`"}  # its group was refused
+
+
 # ------------------------------------------------------------------ reading
 
 

@@ -93,6 +93,24 @@ class GrantState(_Model):
     rule: str | None = None
     player: str | None = Field(default=None, description="a seat deciding out of turn")
     must: bool = Field(default=False, description="the choice cannot be declined")
+    group: int | None = Field(default=None, ge=1, le=LIMIT, description=(
+        "One of the grants made together to each of several players: the `id` of its "
+        "entry in `turn.groups`."))
+
+
+class GroupState(_Model):
+    """Grants made together to each of several players (`grant A to each P`), some of them
+    still to be answered: when the last is, what follows them runs."""
+
+    id: int = Field(ge=1, le=LIMIT)
+    grant: str = Field(description="`RULE#N`: the Nth `grant … to each` of that rule.")
+    players: list[str] = Field(description=(
+        "Every player granted the choice, in the order asked (those who have answered "
+        "included)."))
+    me: str = Field(description="Whose rule made the grants (`me` in what follows them).")
+    then: list[str | Signed | bool | None] = Field(default_factory=list, description=(
+        "The values the arguments of what follows (`then apply E(…)`) had when the grants "
+        "were made."))
 
 
 class PendingState(_Model):
@@ -114,6 +132,8 @@ class TurnState(_Model):
         "Pieces put or moved to where they stand during this turn, as `kind@x,y:site` "
         "(what `it.arrived` reads)."))
     grants: list[GrantState] = Field(default_factory=list)
+    groups: list[GroupState] | None = Field(None, description=(
+        "Grants made together to several players that still wait for answers."))
     pending: list[PendingState] = Field(default_factory=list)
     waiting: list[str] | None = Field(None, description=(
         "In a step each player takes: the seats still to take it, in order, the first "
@@ -645,7 +665,7 @@ class _Builder:
             player = (self.seat(f"turn.grants[{i}].player", gr.player, n)
                       if gr.player is not None else None)
             grants.append(Grant(tuple(gr.actions), gr.remaining, tuple(bindings), gr.rule,
-                                player, gr.must))
+                                player, gr.must, gr.group))
         pending = []
         for i, p in enumerate(t.pending):
             index = trigger_index(self.game, p.trigger)
@@ -676,6 +696,9 @@ class _Builder:
         st.turn = Turn(number=t.number, active=active or 0, step=g.step_index.get(t.step, 0),
                        taken=t.taken, grants=tuple(grants), placed=placed, pending=tuple(pending),
                        arrived=tuple(arrived))
+        if t.groups is not None or any(gr.group is not None for gr in t.grants):
+            from compiler.engine.simultaneous import read_groups
+            read_groups(self, st, t.groups or [], n)
         self._turn_order(st, n)
         ids = [p.id for p in st.pieces.values()]
         st.next_id = max(ids, default=0) + 1
@@ -880,6 +903,11 @@ def _binding_text(g: Any, st: State, v: Any) -> str:
     return str(v)
 
 
+def _groups(g: Any, st: State) -> list[GroupState] | None:
+    from compiler.engine.simultaneous import write_groups
+    return write_groups(g, st) if st.turn.groups else None
+
+
 def _tile_attributes(g: Any, st: State, cell: Any) -> dict[str, Any]:
     """A laid tile's own attributes as a position writes them (defaults left out)."""
     out = {}
@@ -937,7 +965,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     grants = [GrantState(actions=list(gr.actions), remaining=gr.remaining, rule=gr.rule,
                          bindings={k: _binding_text(g, st, v) for k, v in gr.bindings},
                          player=g.seat_id(gr.player) if gr.player is not None else None,
-                         must=gr.must)
+                         must=gr.must, group=gr.group)
               for gr in st.turn.grants]
     pending = []
     for p in st.turn.pending:
@@ -954,6 +982,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     t = st.turn
     turn = TurnState(number=t.number, player=g.seat_id(t.active), step=g.steps[t.step].id,
                      taken=t.taken, placed=fmt(t.placed) if t.placed else None, grants=grants,
+                     groups=_groups(g, st),
                      pending=pending,
                      arrived=[g.format_piece(st, pid) for pid in t.arrived if pid in st.pieces],
                      waiting=[g.seat_id(p) for p in t.queue] if t.queue else None,

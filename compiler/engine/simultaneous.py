@@ -35,6 +35,7 @@ class CompiledGrantEach:
     then: Callable[[Env], None] | None
     rule: str | None
     at_once: bool
+    types: tuple[str | None, ...] = ()   # of `then`'s arguments (how positions write them)
 
 
 # ------------------------------------------------------------------ who may choose now
@@ -193,7 +194,7 @@ def compile_grant_each(sc: Any, s: n.GrantEach) -> Callable[[Env], None]:
             for i, a in enumerate(s.then.args)]})
         then = sc(kept)
     index = len(game.grant_eachs)
-    game.grant_eachs.append(CompiledGrantEach(then, s.rule, s.at_once))
+    game.grant_eachs.append(CompiledGrantEach(then, s.rule, s.at_once, tuple(types)))
     actions, rule, must, at_once = (s.action,), s.rule, s.must, s.at_once
 
     def grant(env: Env) -> None:
@@ -257,3 +258,104 @@ def _finish(env: Env, group: GrantGroup) -> None:
         drain(env)
     finally:
         env.me, env.vars = saved_me, saved_vars
+
+
+# ------------------------------------------------------------------ positions
+
+
+def grant_each_name(game: Game, index: int) -> str:
+    """`RULE#N`: the Nth `grant … to each` of its rule (how positions name it)."""
+    rule = game.grant_eachs[index].rule
+    k = sum(1 for x in game.grant_eachs[:index] if x.rule == rule)
+    return f"{rule}#{k + 1}"
+
+
+def write_groups(game: Game, st: State) -> list[Any]:
+    """`turn.groups` of a position: the groups of grants still waiting for answers."""
+    from compiler.engine.effects import from_ref
+    from compiler.engine.formats import GroupState
+    out = []
+    for grp in st.turn.groups:
+        info = game.grant_eachs[grp.then] if grp.then is not None else None
+        types = info.types if info is not None else ()
+        then = [_write_value(game, st, from_ref(st, v), t) for v, t in zip(grp.args, types)]
+        out.append(GroupState(id=grp.id, grant=grant_each_name(game, grp.then or 0),
+                              players=[game.seat_id(p) for p in grp.seats],
+                              me=game.seat_id(grp.me), then=then))
+    return out
+
+
+def _write_value(game: Game, st: State, v: Any, t: str | None) -> Any:
+    if v is None or isinstance(v, bool) or (isinstance(v, int) and t != "player"):
+        return v
+    if t == "player":
+        return game.seat_id(v)
+    if t == "tile":
+        return game.format_cell(v)
+    if t == "area":
+        return game.format_area(st, v)
+    if t == "piece":
+        return game.format_piece(st, v)
+    return str(v)
+
+
+def read_groups(builder: Any, st: State, groups: list[Any], n: int) -> None:
+    """`turn.groups`: each group names its `grant … to each`, its players and `me`; every
+    grant of a group names one of them, and every group has a grant still open."""
+    game: Game = builder.game
+    names = {grant_each_name(game, i): i for i in range(len(game.grant_eachs))}
+    out: list[GrantGroup] = []
+    for i, g in enumerate(groups):
+        path = f"turn.groups[{i}]"
+        index = names.get(g.grant)
+        if index is None:
+            from compiler.diagnostics import did_you_mean
+            hint = did_you_mean(g.grant, names)
+            builder.bad(f"{path}.grant", f"no `grant … to each` {g.grant!r}"
+                        + (f"; {hint}" if hint else ""))
+            continue
+        if any(x.id == g.id for x in out):
+            builder.bad(f"{path}.id", f"two groups have the id {g.id}")
+            continue
+        info: CompiledGrantEach = game.grant_eachs[index]
+        seats = [builder.seat(f"{path}.players[{j}]", p, n) for j, p in enumerate(g.players)]
+        me = builder.seat(f"{path}.me", g.me, n)
+        if len(g.then) != len(info.types):
+            builder.bad(f"{path}.then", f"what follows takes {len(info.types)} value(s), "
+                                        f"{len(g.then)} given")
+            continue
+        args = [_read_value(builder, st, f"{path}.then[{j}]", v, t, n)
+                for j, (v, t) in enumerate(zip(g.then, info.types))]
+        if None in seats or me is None:
+            continue
+        out.append(GrantGroup(id=g.id, seats=tuple(seats), at_once=info.at_once, then=index,
+                              args=tuple(args), rule=info.rule, me=me))
+    ids = {x.id for x in out}
+    for i, gr in enumerate(st.turn.grants):
+        if gr.group is not None and gr.group not in ids:
+            builder.bad(f"turn.grants[{i}].group", f"no group {gr.group} in `turn.groups`")
+        elif gr.group is not None and gr.player not in next(
+                x.seats for x in out if x.id == gr.group):
+            builder.bad(f"turn.grants[{i}].player", "the grant's player is not among its "
+                                                    "group's players")
+    for x in out:
+        if not any(gr.group == x.id for gr in st.turn.grants):
+            builder.bad("turn.groups", f"group {x.id} has no grant left open: what follows "
+                                       f"it has already run (leave the group out)")
+    st.turn = st.turn.but(groups=tuple(out))
+
+
+def _read_value(builder: Any, st: State, path: str, v: Any, t: str | None, n: int) -> Any:
+    from compiler.engine.effects import to_ref
+    if v is None or t in ("int", "bool", None) or not isinstance(v, str):
+        return v
+    if t == "player":
+        return to_ref(st, builder.seat(path, v, n), t)
+    if t == "tile":
+        return builder.cell(path, v)
+    if t == "area":
+        site = builder.site(st, path, v)
+        return to_ref(st, builder.game.site_area(st, site), t) if site is not None else None
+    if t == "piece":
+        return to_ref(st, builder.piece(st, path, v), t)
+    return v
