@@ -218,7 +218,10 @@ def decline(env: Env, why: str = "declined") -> None:
 def end_step(env: Env) -> None:
     game, st = env.game, env.state
     step = game.steps[st.turn.step]
-    if step.at_once:  # everyone has chosen: what they chose in secret is shown together
+    if step.at_once:  # everyone has chosen: what they chose in secret is shown together,
+        # and the rules for the end of the step are the active player's, chosen openly
+        st.turn = st.turn.but(grants=(), taken=0, queue=())
+        env.me = st.turn.active
         simultaneous.show(env, step.rule)
     _moment(env, "end", "step", step.id)
     st = env.state
