@@ -222,6 +222,15 @@ def test_the_rulebook_reads_the_step_the_secret_and_the_grant(rules: Rules) -> N
         "secret; when all have chosen: the tribute is paid to you")
 
 
+def test_the_positions_page_says_who_may_choose_and_where_secrets_are_kept(
+        rules: Rules) -> None:
+    from compiler.rulebook.pages import RulesetPages
+    text = RulesetPages(rules, {}).formats_page().text
+    assert "### Choices made at once" in text
+    assert "`blue: …` is Blue's choice even while a seat before theirs has not chosen" in text
+    assert "listed in its player's `hidden` (`bid`, `offer`)" in text
+
+
 # ------------------------------------------------------------------ the commit rule
 
 

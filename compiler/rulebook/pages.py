@@ -664,6 +664,7 @@ class RulesetPages:
                     "is the one to decide now; a move without it is read as the move of "
                     "whoever decides now. In a position file, `turn.waiting` lists the seats "
                     "still to take the step, the first deciding now.", ""]
+        out += self._at_once_formats()
         if rules.round is not None or rules.game_attrs:
             out += ["### The game as a whole", "",
                     "A position's `game` block says where the rounds stand (`round`, the `turn` "
@@ -705,6 +706,31 @@ class RulesetPages:
         if shown:
             out += ["From the sample record below:", "", "```text", *shown, "```", ""]
         return out
+
+    def _at_once_formats(self) -> list[str]:
+        """Choices made at once: who may move, secret values, grants made together (nothing
+        for a ruleset without them)."""
+        steps = [s for s in self.game.steps if s.at_once]
+        if not steps and not self.game.grant_eachs:
+            return []
+        second = 1 if len(self.game.seats) > 1 else 0
+        seat, name = self.game.seat_id(second), self.game.seat_name(second)
+        where = ", ".join(f"“{s.title}”" for s in steps) or "the choices granted to each player"
+        secret = sorted(a.name for a in self.game.player_attrs.values() if a.secret)
+        out = ["### Choices made at once", "",
+               f"Where every player chooses at the same time ({where}), anyone who has not "
+               f"chosen yet may move first: `{seat}: …` is {name}'s choice even while a "
+               f"seat before theirs has not chosen; a second choice is refused. A record may "
+               f"give the choices in any order."]
+        if secret:
+            out[-1] += (" A secret value chosen there and not yet shown to the others is "
+                        "listed in its player's `hidden` (" +
+                        ", ".join(f"`{a}`" for a in secret) + ").")
+        if self.game.grant_eachs:
+            out[-1] += (" Choices granted together to several players that still wait for "
+                        "answers are `turn.groups`, each with the values of what follows them "
+                        "(`then`); each of their grants names its `group`.")
+        return out + [""]
 
     def formats_page(self) -> Page:
         game = self.game
