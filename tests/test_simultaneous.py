@@ -186,6 +186,18 @@ def test_a_position_between_two_answers_keeps_what_follows(rules: Rules) -> None
     assert again.apply("blue: offer 0").scores() == {"red": 1, "blue": 2, "green": 0}
 
 
+def test_what_follows_reads_the_values_kept_when_the_grants_were_made(rules: Rules) -> None:
+    # The caller was kept when the tribute was called: a position that says Blue called
+    # (though Red is the active player now) pays Blue, not whoever is `me` when it ends.
+    written = from_state(rules, table(rules, step="call").apply("red: call").state)
+    data = written.model_dump(exclude_none=True)
+    data["turn"]["groups"][0]["players"] = ["green"]
+    data["turn"]["groups"][0]["then"] = ["blue"]
+    data["turn"]["grants"] = [g for g in data["turn"]["grants"] if g["player"] == "green"]
+    pos = position_from_model(rules, PositionModel.model_validate(data))
+    assert pos.apply("green: offer 1").scores() == {"red": 0, "blue": 3, "green": 0}
+
+
 def test_a_position_naming_no_such_grant_is_refused(rules: Rules) -> None:
     written = from_state(rules, table(rules, step="call").apply("red: call").state)
     data = written.model_dump(exclude_none=True)
