@@ -9,6 +9,12 @@ chosen yet may choose first: `bring_forward` puts that player at the front, and 
 is judged there. A player who has chosen is refused, citing the rule that asks for the
 choice.
 
+`legal_moves()` still lists the choices of the first seat still to choose only, as in any
+step each player takes: the others' choices are the same ones made in another order, so
+random play and the records it writes stay in seat order, and every move listed is a
+decision of the one player the position says decides now (so a view for that seat, which
+hides the others' secrets, lists exactly the same moves).
+
 A `secret` attribute set during such a choice is marked hidden (`State.hidden_attrs`)
 until everyone has chosen; `unseen_attributes` says which values a seat cannot see (for
 views of a position), `reveal NAME` shows them early.
