@@ -119,7 +119,7 @@ def where(game: Game, st: State, f: Finding) -> str:
     """Where the element at fault is on the table, as positions and examples write it."""
     x, t = f.element, f.type
     if t in ("tile", "cell") and isinstance(x, tuple):
-        return game.lattice.format_cell(x)
+        return game.format_cell(x)  # `blue/1,0` on a board per player
     if t == "site" and isinstance(x, tuple):
         return game.format_site(x)
     if t == "area":

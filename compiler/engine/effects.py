@@ -706,6 +706,8 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
     st = env.state
     st.own_geometry()
     st.board[cell] = (card, face, rot)
+    if game.tile_recorded:
+        st.tile_attrs[cell] = {**game.tile_recorded}
     st.frontier.lay(game.lattice, st.board, game.catalogue, cell)
     closed, merges = st.areas.lay(game.lattice, st.board, game.catalogue, cell)
     for absorbed, into in merges:

@@ -309,7 +309,9 @@ class ExprCompiler:
                 return 0 if c is None else env.state.tile_res.get(c, {}).get(name, 0)
             return held
         decl = self.game.tile_attr_decls[name]
-        default = {"player": None, "bool": False, "int": 0}.get(decl.type)
+        # A `recorded` attribute a position left out is unknown: it reads none. Cards
+        # laid in play have it from the start (`lay_tile`), so it is known for them.
+        default = None if decl.recorded else {"player": None, "bool": False, "int": 0}.get(decl.type)
 
         def attr(env: Env) -> Any:
             c = obj(env)

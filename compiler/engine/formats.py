@@ -336,6 +336,9 @@ class _Builder:
         g = self.game
         placed: dict[Any, tuple[str, str, int, str]] = {}
         seen_cards: set[str] = set()
+        # A printed card with copies may lie on the board as often as the game has
+        # it: the count over board and zones is checked with the zones.
+        printed = zone_json.copies(g)
         for i, t in enumerate(self.m.tiles):
             path = f"tiles[{i}]"
             if t.board is not None and not g.per_player:
@@ -352,7 +355,7 @@ class _Builder:
             if t.rotation >= g.lattice.rotations:
                 self.bad(f"{path}.rotation", f"rotations go from 0 to {g.lattice.rotations - 1}")
                 continue
-            if t.tile in seen_cards:
+            if t.tile in seen_cards and printed.get(t.tile, 1) == 1:
                 self.bad(f"{path}.tile", f"{t.tile} is on the board twice")
             seen_cards.add(t.tile)
             if cell is None:

@@ -145,6 +145,11 @@ class Game:
             | {r for card in ruleset.cards() for r in card.holds})
         self.tile_attr_decls: dict[str, m.AttributeDecl] = {
             a.name: a for k in self.cards.kinds.values() for a in k.attributes}
+        # A card laid in play starts with its `recorded` attributes at their defaults
+        # (a position may leave them out, and then they are unknown).
+        self.tile_recorded: dict[str, Any] = {
+            a.name: {"bool": False, "int": 0}.get(a.type) for a in self.tile_attr_decls.values()
+            if a.recorded}
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         # Who sits where: by default the first seats declared; a table may seat

@@ -654,7 +654,8 @@ CONSTRUCTS: list[Construct] = [
                 "something the card does, run by `apply opened(t)`; with one it is a value, "
                 "read like a definition, `worth(c, p)`. Its first parameter is the card (or "
                 "the tile it is laid as) whose body decides. An attribute marked `recorded` "
-                "may be left out of a position (it then reads none). A kind may count as another: "
+                "may be left out of a position (it then reads none); a card laid in play has "
+                "it from the start, at 0 or false. A kind may count as another: "
                 "`x is stall` then holds for it too. Rules read `c.cost` from a card or from "
                 "a tile that shows one, test `c is bakery` (a kind or a printed card) and "
                 "`c has town` (a feature the card is printed `with`).",
