@@ -108,3 +108,17 @@ def test_an_audit_names_the_board_of_what_it_finds(rules: Rules) -> None:
                         {"board": "blue", "at": "0,0", "tile": "t2"},
                         {"board": "blue", "at": "1,0", "tile": "hut2"}], ["t3", "t4"])
     assert [f.where for f in pos.audit()] == ["blue/1,0"]
+
+
+def test_a_definition_used_only_by_a_cards_ability_is_not_reported_unused(
+        tmp_path: Path) -> None:
+    source = grown(OUTPOSTS.read_text(encoding="utf-8"))
+    source = source.replace('card hut2 "Hut" { }', 'card hut2 "Hut" { tally(t) { grant burn } }')
+    source = source.replace("holds wood\n", 'holds wood\n            ability tally(t: tile)\n', 1)
+    source = source.replace(
+        "card kind plot", 'define size(p) = count(tiles of p)\n        card kind plot', 1)
+    source = source.replace("{ grant burn }", "{ give size(t.owner) points to t.owner  grant burn }")
+    (tmp_path / "outposts.rules").write_text(source, encoding="utf-8")
+    _, _, diagnostics = load_files([tmp_path / "outposts.rules"])
+    said = [d.message for d in diagnostics]
+    assert not any("size" in m or "burn" in m for m in said), said
