@@ -215,6 +215,7 @@ def compile_apply(game: Game, s: n.Apply) -> Any:
     args = [game.expr(a) for a in s.args]
     values = _dispatch(game, args, s, s.effect)
     ability = s.effect
+    caller = s.rule  # the rule that runs the card's ability (`at end of game { apply final(t) }`)
 
     def apply(env: Env) -> None:
         info, got = values(env)
@@ -224,8 +225,10 @@ def compile_apply(game: Game, s: n.Apply) -> Any:
         if found is None:
             return
         run, params = found
-        if env.trace is not None and info.cited not in env.trace:
-            env.trace.append(info.cited)
+        if env.trace is not None:
+            for cited in (caller, info.cited):
+                if cited and cited not in env.trace:
+                    env.trace.append(cited)
         call_scoped(env, run, params, got)
     return apply
 
