@@ -157,6 +157,12 @@ def cited(result: ExampleResult) -> set[str]:
             out |= {c.id for c in ([e.rule] if e.rule else []) + e.also}
     for e in result.end_effects:
         out |= {c.id for c in ([e.rule] if e.rule else []) + e.also}
+    out |= set(result.end_decided)
+    if result.after is not None and any(f.fact == "breach" for f in result.example.expect):
+        out |= {f.rule.id for f in result.after.audit() if f.rule}  # the breaches it reads out
+    if any(f.fact == "no_breach" for f in result.example.expect):  # every audit looked
+        out |= {x for d in result.after.rules.ruleset.all_decls() if isinstance(d, m.AuditDecl)
+                for x in [d.rule, *(b.rule for b in d.breaches)] if x}
     return out
 
 

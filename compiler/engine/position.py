@@ -309,13 +309,17 @@ class Position:
                                      moves=[mr], before=self.situation()))
         return nxt, mr
 
-    def end_game(self) -> tuple[Position, list[Effect]]:
-        """Run the end of the game now, whatever is left to play (for worked examples)."""
+    def end_game(self, decided: list[str] | None = None) -> tuple[Position, list[Effect]]:
+        """Run the end of the game now, whatever is left to play (for worked examples).
+        `decided` receives the rules that ran and changed nothing (an effect that brought
+        0 points): a worked example may be about them."""
         st = self.state.clone()
         env = Env(self.game, st)
         env.trace = []
         end_game(env)
         st.gone.clear()
+        if decided is not None:
+            decided += [r for r in env.decided if r not in decided]
         return Position(self.rules, st), [self._effect(c) for c in env.log]
 
     def _judge(self, item: str | Move, sampler: random.Random | None = None

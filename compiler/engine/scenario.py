@@ -35,6 +35,7 @@ class ExampleResult:
     after: Position | None = None
     ruling: Ruling | None = None
     end_effects: list[Effect] = field(default_factory=list)
+    end_decided: list[str] = field(default_factory=list)  # rules that ran, changing nothing
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -178,7 +179,7 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
             result.failures.append(f"expected the moves to be legal, but the engine refuses them: "
                                    f"{reasons}")
     if ex.end_game:
-        after, result.end_effects = after.end_game()
+        after, result.end_effects = after.end_game(result.end_decided)
     result.after = after
     for f in ex.expect:
         problem = _check(rules, f, before, after, result.ruling)
