@@ -122,3 +122,18 @@ def test_a_definition_used_only_by_a_cards_ability_is_not_reported_unused(
     _, _, diagnostics = load_files([tmp_path / "outposts.rules"])
     said = [d.message for d in diagnostics]
     assert not any("size" in m or "burn" in m for m in said), said
+
+
+def test_an_effect_waiting_for_its_step_on_a_laid_card_is_written_and_read_back() -> None:
+    """Among the Stars: red has built a Trade Center; its effect waits for the effects
+    step, bound to the card at red/1,0. The position file says so, and reads back."""
+    from compiler.engine.formats import from_state
+    from compiler.engine.scenario import model_from_facts, settled
+    rules = Rules(load_ruleset("among_the_stars"))
+    example = next(e for e in rules.ruleset.examples if e.id == "effects_in_play_order")
+    pos = settled(position_from_model(rules, model_from_facts(rules, example.given)))
+    built = pos.apply("red: build trade_center at 1,0")
+    written = from_state(rules, built.state)
+    assert [p.bindings for p in written.turn.pending] == [{"t": "red/1,0"}]
+    again = position_from_model(rules, PositionModel.model_validate(written.model_dump()))
+    assert from_state(rules, again.state) == written

@@ -682,6 +682,10 @@ class _Builder:
                     if site is not None:
                         node = st.areas.nodes[g.site_area(st, site)]
                         bindings.append((k, ("area", node.cell, node.segment)))
+                elif isinstance(v, str) and "," in v:  # a laid tile: `red/0,1`
+                    cell = self.cell(f"turn.pending[{i}].bindings.{k}", v)
+                    if cell is not None:
+                        bindings.append((k, cell))
                 elif isinstance(v, str):
                     seat = self.seat(f"turn.pending[{i}].bindings.{k}", v, n)
                     if seat is not None:
@@ -978,6 +982,8 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                 b[k] = g.format_area(st, from_ref(st, v))
             elif isinstance(v, int):
                 b[k] = g.seat_id(v)
+            elif isinstance(v, tuple) and len(v) == 2:  # a laid tile, by its cell
+                b[k] = fmt(v)
             else:
                 b[k] = v
         pending.append(PendingState(step=p.step, trigger=trigger_name(g, p.trigger), bindings=b,
