@@ -298,6 +298,9 @@ def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
     book = RulesetPages(rules, {e.id: run_example(rules, e) for e in bazaar.examples})
     nav = [next(iter(entry)) for entry in book.nav()[0]["bazaar"]]
     assert "Tile catalogue" not in nav
+    assert "bazaar/catalogue.md" not in [p.path for p in book.pages()]  # no page outside the nav
+    # `[[page:catalogue]]` sends a reader to the cards instead.
+    assert book.ix.prose("[[page:catalogue]]") == "[Stall cards](cards-stalls.md)"
     assert nav[-3:] == ["Stall cards", "Kiosks", "Positions and records"]
     page = next(p for p in book.pages() if p.path == "bazaar/cards-stalls.md")
     text = page.text

@@ -36,6 +36,9 @@ class Index:
     example_home: dict[str, str] = field(default_factory=dict)  # example -> rule it is shown under
     # Cards are cited like rules (`set.card`): the page of each, by citation.
     card_pages: dict[str, str] = field(default_factory=dict)
+    # `[[page:catalogue]]`: the tile catalogue, or in a game of cards without tiles the
+    # page of its first card set (the book then has no tile catalogue), with its title.
+    catalogue: tuple[str, str] = ("catalogue", "Tile catalogue")
     # Prepended to every link: "" from the ruleset's own pages, "../other-book/"
     # when another ruleset's page quotes this one (a variant showing its base).
     prefix: str = ""
@@ -56,6 +59,8 @@ class Index:
                 cited = citation_id(cs.id, card.id)
                 ix.rules[cited] = card  # type: ignore[assignment]  # a number and a title
                 ix.card_pages[cited] = urls.card_page(cited)
+        if rs.cardsets and not rs.tiles():
+            ix.catalogue = (urls.cardset_page(rs.cardsets[0].id), rs.cardsets[0].title)
         ix.terms = {t.id: t for t in rs.terms}
         ix.rulings = {r.id: r for r in rs.rulings}
         ix.examples = {e.id: e for e in rs.examples}
@@ -143,7 +148,8 @@ class Index:
         if kind == "chapter":
             return self.chapter_link(target, label)
         if kind == "page":
-            return f"[{label or GENERATED_PAGES[target]}]({self.prefix}{target}.md)"
+            page, title = self.catalogue if target == "catalogue" else (target, GENERATED_PAGES[target])
+            return f"[{label or title}]({self.prefix}{page}.md)"
         return self.term_link(target, label)
 
 

@@ -82,8 +82,10 @@ class RulesetPages:
     def pages(self) -> list[Page]:
         out = [self.index_page()]
         out += [self.chapter_page(ch) for ch in self.rs.chapters]
+        # A game of cards lists its card sets where a game of tiles lists its tiles.
+        tiles = [self.catalogue_page()] if self.rs.tiles() or not self.rs.cardsets else []
         out += [self.rulings_page(), self.glossary_page(), self.examples_page(),
-                self.catalogue_page(), *[self.cards_page(cs) for cs in self.rs.cardsets],
+                *tiles, *[self.cards_page(cs) for cs in self.rs.cardsets],
                 self.formats_page()]
         if self.base is not None:
             out.append(self.changes_page())
