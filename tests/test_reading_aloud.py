@@ -160,6 +160,10 @@ def cited(result: ExampleResult) -> set[str]:
     out |= set(result.end_decided)
     if result.after is not None and any(f.fact == "breach" for f in result.example.expect):
         out |= {f.rule.id for f in result.after.audit() if f.rule}  # the breaches it reads out
+    if any(f.fact == "start" for f in result.example.given):  # the set-up it begins with
+        out |= {d.rule for d in result.before.rules.ruleset.all_decls()
+                if isinstance(d, m.Trigger) and d.event.type == "moment"
+                and d.event.moment == "start" and d.event.target == "game" and d.rule}
     if any(f.fact == "no_breach" for f in result.example.expect):  # every audit looked
         out |= {x for d in result.after.rules.ruleset.all_decls() if isinstance(d, m.AuditDecl)
                 for x in [d.rule, *(b.rule for b in d.breaches)] if x}
