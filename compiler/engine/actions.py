@@ -123,9 +123,10 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
     params = []
     for p in d.params:
         t = p.domain.type or "set:any"
-        domain = game.expr(p.domain)
         if zone_play.reads_zone(p.domain):
-            domain = zone_play.distinct(domain)
+            domain = zone_play.choice_domain(game.expr, p.domain)
+        else:
+            domain = game.expr(p.domain)
         params.append(Param(p.name, domain, p.subset, p.rule,
                             t if p.subset else t[4:], p))
     names = [p.name for p in params]

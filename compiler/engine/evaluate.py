@@ -327,7 +327,11 @@ class ExprCompiler:
         return lambda env: tuple(c for c in items(env) if board_of(c) == owner(env))
 
     def c_filtered(self, node: n.Filtered) -> Fn:
-        coll = self(node.collection)
+        return self.filtering(self(node.collection), node)
+
+    def filtering(self, coll: Fn, node: n.Filtered) -> Fn:
+        """`… where COND` over the collection `coll` computes (which may be another reading of
+        `node.collection`: a choice among a zone's cards, see zone_play.choice_domain)."""
         cond = self(node.cond)
         alias = _alias(node.collection)
 

@@ -161,6 +161,9 @@ class PositionModel(_Model):
 
     format: Literal["rulebook-position"] = "rulebook-position"
     ruleset: str
+    view: str | None = Field(default=None, description=(
+        "Whose view of the table this is (a seat id): every card that player cannot see is "
+        "null. Omitted: the whole table, as a judge sees it."))
     players: list[PlayerState]
     tiles: list[TileAt] = Field(default_factory=list)
     pieces: list[PieceAt] = Field(default_factory=list)
@@ -197,6 +200,9 @@ def to_state(rules: Rules, model: PositionModel) -> State:
     state = builder.build()
     if builder.problems:
         raise PositionError(builder.problems)
+    if state.view is not None:  # a view shows what its seat may see, and never more
+        from compiler.engine.views import view_state
+        state = view_state(rules.game, state, state.view)
     return state
 
 
@@ -322,6 +328,7 @@ class _Builder:
         self._stacks(st)
         zone_json.read(g, st, m.zones, m.revealed or [], self.bad)
         self._turn(st, n)
+        self._view(st, n)
         if not self.problems:
             self._given(st)
         st.finished = m.finished
@@ -712,6 +719,11 @@ class _Builder:
         if t.step in g.step_index:
             self._placed_tile(st, t.step, placed)
 
+    def _view(self, st: State, n: int) -> None:
+        """`view`: whose view of the table this is (its hidden cards are already null)."""
+        if self.m.view is not None:
+            st.view = self.seat("view", self.m.view, n)
+
     def _turn_order(self, st: State, n: int) -> None:
         """`turn.waiting`, `turn.phase` and the `game` block: who is still to take a step each
         player takes, whether the end of the turn waits for a decision, the rounds and the
@@ -1001,7 +1013,9 @@ def from_state(rules: Rules, st: State) -> PositionModel:
     pool = {k: v for k, v in st.pool.items() if k in g.resources and
             g.resources[k].limit is not None}  # an unlimited resource has no pool to count
     held, revealed = zone_json.write(g, st)
-    return PositionModel(ruleset=rules.ruleset.id, players=players, tiles=tiles, pieces=pieces,
+    view = g.seat_id(st.view) if st.view is not None else None
+    return PositionModel(ruleset=rules.ruleset.id, view=view, players=players, tiles=tiles,
+                         pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
                          discarded=st.discarded, zones=held, revealed=revealed or None,
                          turn=turn, game=game_block(g, st),

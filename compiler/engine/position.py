@@ -247,6 +247,14 @@ class Position:
                          player_name=g.seat_name(st.turn.actor), step_title=step.title,
                          turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
 
+    def view(self, seat: int | str) -> Position:
+        """The table as the player at `seat` (an index or a seat id) sees it: every card they
+        cannot see is unknown (engine/views.py). An ordinary position: it lists moves,
+        judges them and serialises."""
+        from compiler.engine.views import seat_of, view_state
+        return Position(self.rules, view_state(self.game, self.state,
+                                               seat_of(self.game, self.state.players, seat)))
+
     def audit(self) -> list[AuditFinding]:
         """Every breach the ruleset's audits find here, each with its rule and where it is:
         audits in declaration order, then their breaches, then each collection's order."""

@@ -131,7 +131,7 @@ class State:
                  "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "hidden_attrs", "_shared_geometry")
+                 "game_attrs", "hidden_attrs", "view", "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -164,6 +164,9 @@ class State:
         # (seat, attribute): `secret` player attributes set during a choice made at once,
         # not yet shown to the others (engine/simultaneous.py).
         self.hidden_attrs: frozenset[tuple[int, str]] = frozenset()
+        # The seat whose view this is (engine/views.py): what it cannot see is unknown here.
+        # None: the full table, as a judge sees it.
+        self.view: int | None = None
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -194,6 +197,7 @@ class State:
         s.gone = {}
         s.game_attrs = self.game_attrs  # replaced, never changed in place: clones share it
         s.hidden_attrs = self.hidden_attrs
+        s.view = self.view
         return s
 
     def own_geometry(self) -> None:

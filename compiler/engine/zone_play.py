@@ -90,6 +90,22 @@ def reads_zone(node: Any) -> bool:
     return isinstance(node, n.Collection) and is_zone(node.within)
 
 
+def choice_domain(cx: ExprCompiler, node: Any) -> Fn:
+    """A `choose` among a zone's cards (filtered or not): each card once, and where the zone
+    holds cards nobody here knows, every card they could be (a player who cannot see a
+    card may still name one; the move is then judged as if it were there)."""
+    return distinct(_possible(cx, node))
+
+
+def _possible(cx: ExprCompiler, node: Any) -> Fn:
+    if isinstance(node, n.Filtered):
+        return cx.filtering(_possible(cx, node.collection), node)
+    key = zone_key(cx, node.within)
+    within = node.within.source if isinstance(node.within, n.Collection) else node.within
+    ordered = table(cx.game)[within.id].ordered
+    return lambda env: tuple(zones.possible_top_first(env.state, key(env), ordered))
+
+
 def distinct(domain: Fn) -> Fn:
     """Each card once, in first-seen order: copies of a card are the same choice."""
     return lambda env: tuple(dict.fromkeys(domain(env)))
@@ -137,11 +153,16 @@ def move_cards(game: Game, cx: ExprCompiler, s: n.Move, note: Callable[..., None
             zones.put(st, dst, card, ordered=ordered)
         _emptied(st, src)
         if cards:
-            shown = ", ".join(cards) if len(cards) <= 6 else f"{len(cards)} cards"
+            shown = ", ".join(_named(c) for c in cards) if len(cards) <= 6 else \
+                f"{len(cards)} cards"
             note(env, "moved", rule, f"{shown} {'goes' if len(cards) == 1 else 'go'} from "
                  f"{zone_title(game, src)} to {zone_title(game, dst)}", cards=cards,
                  origin=zone_title(game, src))
     return move
+
+
+def _named(card: str) -> str:
+    return "a hidden card" if card == zones.UNKNOWN else card
 
 
 def deal(game: Game, cx: ExprCompiler, s: n.Deal, note: Callable[..., None]) -> Run:
@@ -235,6 +256,8 @@ def lay(game: Game, cx: ExprCompiler, s: n.Lay, card: Fn, cell: Fn,
         c, x = card(env), cell(env)
         if c is None:
             raise _error("there is no card to lay")
+        if c == zones.UNKNOWN:
+            raise _error("a card nobody here knows cannot be laid: which card is it?")
         f = face(env) if face is not None else game.catalogue.card_faces[c][0]
         r = rot(env) if rot is not None else 0
         if not game.fits(st, c, f, x, r):

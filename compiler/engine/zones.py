@@ -30,9 +30,14 @@ from dataclasses import dataclass
 from compiler.engine.state import SET_ASIDE, STACKS, Pile, Piles, State, ZoneKey
 from compiler.ir import model as m
 
-__all__ = ["SET_ASIDE", "STACKS", "Zone", "ZoneKey", "cards", "deal", "piles", "put",
+__all__ = ["SET_ASIDE", "STACKS", "UNKNOWN", "Zone", "ZoneKey", "cards", "deal", "piles", "put",
            "rotate", "cards_top_first", "set_piles", "set_up", "shuffle", "size", "split", "take", "take_top",
-           "tops", "zone_table"]
+           "possible_top_first", "tops", "zone_table"]
+
+# A card a zone holds that nobody here knows, as a value in expressions (`None` in the
+# piles themselves). It is no card id: card ids are names, and `?` is how positions and
+# records write an unknown card.
+UNKNOWN = "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +131,28 @@ def cards(st: State, key: ZoneKey) -> list[str]:
 def cards_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
     """The cards in the zone as a player reads it: pile by pile, each from its top (what
     `cards in Z` lists, so `first(cards in deck)` is the card on top); an unordered zone's
-    in their sorted order. An unknown card stands for one not yet accounted for."""
+    in their sorted order.
+
+    A card nobody here knows is `UNKNOWN`: it counts, it can be moved (as a card still
+    unknown) and it reads like a face-down card, but it is no particular card, so two
+    zones with unknown cards never seem to hold the same one. A choice among the zone's
+    cards offers every card it could be instead (`possible_top_first`).
+    """
     content = st.zones.get(key, ())
     step = -1 if ordered else 1
-    if not any(c is None for p in content for c in p):
-        return [c for p in content for c in p[::step]]  # type: ignore[misc]
-    unknown = iter(_unknown_cards(st))
-    return [c if c is not None else next(unknown, None)  # type: ignore[misc]
-            for p in content for c in p[::step]]
+    return [UNKNOWN if c is None else c for p in content for c in p[::step]]
+
+
+def possible_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
+    """What a player choosing a card of the zone may name: its known cards top first, then,
+    if it holds any card nobody here knows, every card that could be one of them (each
+    card unaccounted for, sorted), as an unknown top tile offers every tile not yet seen."""
+    content = st.zones.get(key, ())
+    step = -1 if ordered else 1
+    known = [c for p in content for c in p[::step] if c is not None]
+    if any(c is None for p in content for c in p):
+        return known + sorted(st.unknown)
+    return known
 
 
 def _unknown_cards(st: State) -> list[str]:
@@ -150,8 +169,11 @@ def set_piles(st: State, key: ZoneKey, content: Iterable[Iterable[str | None]]) 
 
 def take_top(st: State, key: ZoneKey, card: str) -> bool:
     """Take `card` from the top of a pile (the first pile showing it, else the first whose
-    unknown top could be it); False, and nothing changed, if no pile offers it."""
+    unknown top could be it); False, and nothing changed, if no pile offers it.
+    `UNKNOWN` takes an unknown top card, which stays unknown wherever it goes."""
     content = st.zones.get(key, ())
+    if card == UNKNOWN:
+        card = None  # type: ignore[assignment]
     for i, pile in enumerate(content):
         if pile and pile[-1] == card:
             st.zones[key] = _replace(content, i, pile[:-1])
@@ -168,8 +190,10 @@ def take_top(st: State, key: ZoneKey, card: str) -> bool:
 def take(st: State, key: ZoneKey, card: str) -> bool:
     """Take one copy of `card` from anywhere in the zone (the highest, in the first pile that
     has it; else an unknown card that could be it); False, and nothing changed, if the zone
-    cannot hold it."""
+    cannot hold it. `UNKNOWN` takes the highest card nobody here knows, as it is."""
     content = st.zones.get(key, ())
+    if card == UNKNOWN:
+        card = None  # type: ignore[assignment]
     for i, pile in enumerate(content):
         for j in range(len(pile) - 1, -1, -1):
             if pile[j] == card:
@@ -188,7 +212,9 @@ def take(st: State, key: ZoneKey, card: str) -> bool:
 def put(st: State, key: ZoneKey, card: str | None, *, ordered: bool = True, top: bool = True,
         pile: int = 0) -> None:
     """Put `card` on top (or at the bottom) of a pile; in an unordered zone, in its place in
-    the sorted pile (unknown cards first)."""
+    the sorted pile (unknown cards first). `UNKNOWN` puts a card nobody here knows."""
+    if card == UNKNOWN:
+        card = None
     content = st.zones.get(key) or ((),)
     old = content[pile]
     if not ordered:
