@@ -150,6 +150,30 @@ def _position(rules: Any, path: str) -> Any:
         _refuse(str(e))
 
 
+# `--as SEAT`: the table as one player sees it (compiler/engine/views.py).
+AS_HELP = ("Show the table as this seat sees it (a seat id): every card they cannot see is "
+           "unknown, and moves are listed and judged from what they know.")
+
+
+def _seen_by(pos: Any, seat: str | None) -> Any:
+    """The position as `seat` sees it (unchanged without --as); a wrong seat is refused."""
+    if seat is None:
+        return pos
+    try:
+        return pos.view(seat)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--as") from None
+
+
+def _view_line(pos: Any) -> None:
+    """The header of what is printed of a view: whose it is."""
+    st = pos.state
+    if st.view is not None:
+        g = pos.game
+        out.print(f"As {g.seat_name(st.view)} ({g.seat_id(st.view)}) sees the table: what "
+                  f"they cannot see is unknown.")
+
+
 def _position_file(rules: Any, text: str, name: str) -> Any:
     from pydantic import ValidationError
 
@@ -429,14 +453,23 @@ def serve(port: int = 8000) -> None:
 
 @app.command()
 def moves(ruleset: str, position: str,
-          as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
-    """List the legal moves in a position, in notation."""
+          as_json: Annotated[bool, typer.Option("--json")] = False,
+          seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT", help=AS_HELP)] = None
+          ) -> None:
+    """List the legal moves in a position, in notation.
+
+    With --as SEAT, the moves as that player can list them: where a choice needs a card
+    they cannot see, every card that could be there."""
     rules = _rules(ruleset)
-    pos = _position(rules, position)
+    pos = _seen_by(_position(rules, position), seat)
     found = [pos.notation(m) for m in pos.legal_moves()]
     if as_json:
-        print(json.dumps({"situation": pos.situation().model_dump(), "moves": found}, indent=2))
+        shown: dict[str, Any] = {"situation": pos.situation().model_dump(), "moves": found}
+        if pos.state.view is not None:
+            shown = {"view": pos.game.seat_id(pos.state.view), **shown}
+        print(json.dumps(shown, indent=2))
         return
+    _view_line(pos)
     s = pos.situation()
     if pos.finished:
         out.print("The game is over: " + ", ".join(f"{k} {v}" for k, v in s.scores.items()))
@@ -449,33 +482,45 @@ def moves(ruleset: str, position: str,
 @app.command()
 def adjudicate(ruleset: str, position: str,
                move: Annotated[str, typer.Argument(help="A move, or several separated by `;`.")],
-               as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+               as_json: Annotated[bool, typer.Option("--json")] = False,
+               seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT",
+                                                           help=AS_HELP)] = None) -> None:
     """Judge a move: LEGAL, ILLEGAL or UNREADABLE, the rules that decide it, and what follows.
 
+    With --as SEAT, judged on the table as that player sees it: the same rules decide, but
+    a card they cannot see is named in what follows as a hidden card.
     Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
     rules = _rules(ruleset)
-    pos = _position(rules, position)
+    pos = _seen_by(_position(rules, position), seat)
     ruling = pos.adjudicate(move)
     if as_json:
         print(ruling.model_dump_json(indent=2))
     else:
+        _view_line(pos)
         print(ruling.render())
     raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
 
 
 @app.command()
 def audit(ruleset: str, position: str,
-          as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+          as_json: Annotated[bool, typer.Option("--json")] = False,
+          seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT", help=AS_HELP)] = None
+          ) -> None:
     """List every breach on the table that the ruleset's audits find, each with its rule.
 
+    With --as SEAT, what that player can find on the table as they see it.
     Exit code 0 when nothing is wrong, 1 when anything is found."""
     rules = _rules(ruleset)
-    pos = _position(rules, position)
+    pos = _seen_by(_position(rules, position), seat)
     found = pos.audit()
     if as_json:
-        print(json.dumps({"situation": pos.situation().model_dump(),
-                          "breaches": [f.model_dump() for f in found]}, indent=2))
+        shown: dict[str, Any] = {"situation": pos.situation().model_dump(),
+                                 "breaches": [f.model_dump() for f in found]}
+        if pos.state.view is not None:
+            shown = {"view": pos.game.seat_id(pos.state.view), **shown}
+        print(json.dumps(shown, indent=2))
     else:
+        _view_line(pos)
         audits = rules.game.audits
         if not audits:
             out.print(f"{rules.ruleset.title or rules.ruleset.id} declares no audit: "
@@ -497,9 +542,13 @@ def replay(ruleset: str,
                help="A game record, or a position file (shown as it stands).", metavar="POSITION")],
            upto: Annotated[Optional[int], typer.Option(
                min=0, help="Stop after N turn lines of the record.")] = None,
-           as_json: Annotated[bool, typer.Option("--json", help="The position as JSON.")] = False
+           as_json: Annotated[bool, typer.Option("--json", help="The position as JSON.")] = False,
+           seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT", help=AS_HELP)] = None
            ) -> None:
-    """Replay a game record (or read a position file); print the position reached, with scores."""
+    """Replay a game record (or read a position file); print the position reached, with scores.
+
+    With --as SEAT, the position reached as that player sees it (with --json, a view
+    position: `"view": SEAT` and every card they cannot see null)."""
     from compiler.engine.formats import from_state
     from compiler.engine.records import RecordError, parse_record
     from compiler.engine.records import replay as do_replay
@@ -515,10 +564,12 @@ def replay(ruleset: str,
             pos = do_replay(rules, parse_record(text, name), upto)
         except RecordError as e:
             _refuse(str(e))
+    pos = _seen_by(pos, seat)
     g = pos.game  # the table's own seating (a record may seat other races than the first ones)
     if as_json:
         print(from_state(pos.rules, pos.state).model_dump_json(indent=2, exclude_none=True))
         return
+    _view_line(pos)
     s = pos.situation()
     state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{len(pos.state.board)} tiles on the board; {state}")
@@ -556,9 +607,17 @@ def play(ruleset: str,
          save: Annotated[Optional[Path], typer.Option(help="Folder to write records into.")] = None,
          seats: Annotated[Optional[str], typer.Option(
              help="The seats at the table, in playing order, e.g. xemh,sslyx "
-                  "(default: the first ones declared).")] = None
+                  "(default: the first ones declared).")] = None,
+         seat: Annotated[Optional[str], typer.Option(
+             "--as", metavar="SEAT",
+             help="Write each record as this seat saw the game (a view record, [View "
+                  "\"SEAT\"]): the others' choices of cards they never saw, and chance they "
+                  "could not see, are `?`. A view record does not replay.")] = None
          ) -> None:
-    """Play random legal games: one prints its record; several print a summary."""
+    """Play random legal games: one prints its record; several print a summary.
+
+    Random players never peek: where the game hides cards, each chooses from what they
+    can see."""
     from compiler.engine.random_play import RandomPlayStopped, random_game
     from compiler.engine.records import SEED_DIGITS, write_record
     rules = _rules(ruleset)
@@ -585,6 +644,13 @@ def play(ruleset: str,
             save.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             _fail(_os_problem(save, e))
+    viewer = None
+    if seat is not None:
+        from compiler.engine.views import seat_of, view_record
+        try:
+            viewer = seat_of(rules.table(players).game, players, seat)
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--as") from None
     table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
     for g in range(games):
         t0 = time.perf_counter()
@@ -592,7 +658,8 @@ def play(ruleset: str,
             final, history = random_game(rules, players, seed + g)
         except RandomPlayStopped as e:
             _fail(str(e))
-        record = write_record(history, final)
+        record = write_record(history, final) if viewer is None else \
+            view_record(history, final, viewer)
         if save is not None:
             target = save / f"game-{seed + g}.record"
             try:

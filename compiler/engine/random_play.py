@@ -3,17 +3,25 @@
 Every choice is drawn from `random.Random(seed)`, and the shuffle from the same
 seed, so a seed names a game exactly (and its record replays it without one:
 the set-up's outcomes, each move's and the table's between moves are in it).
+
+Random play never peeks: in a game where some zone keeps cards from a player,
+each move is chosen from what the mover can see (their view, engine/views.py),
+and only then played at the full table. A game whose zones are all public or
+show only their tops (the tile stacks) lists its moves as it always has.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from compiler.engine import zones
+from compiler.engine.notation import Move
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.records import History
 from compiler.engine.state import STACKS
+from compiler.engine.views import hides_anything
 
 
 class RandomPlayStopped(RuntimeError):
@@ -29,10 +37,11 @@ def random_game(rules: Rules, players: int, seed: int,
     stacks = [[c for c in reversed(s) if c is not None] for s in zones.piles(pos.state, STACKS)]
     seats = [pos.game.seat_id(i) for i in range(players)]
     history = History(start=pos, seats=seats, stacks=stacks, seed=seed, chance=chance)
+    choices = _choices(pos)
     for _ in range(max_decisions):
         if pos.finished:
             break
-        moves = pos.legal_moves()
+        moves = choices(pos)
         if not moves:
             raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
                                     f"turn {pos.state.turn.number})")
@@ -53,3 +62,12 @@ def random_game(rules: Rules, players: int, seed: int,
         raise RandomPlayStopped(f"the game did not end within {max_decisions} decisions "
                                 f"(seed {seed})")
     return pos, history
+
+
+def _choices(pos: Position) -> Callable[[Position], list[Move]]:
+    """How the moves a random player chooses from are listed: from the mover's view where
+    the game hides cards from some player, else from the table itself (the same list, for
+    less work)."""
+    if not hides_anything(pos.game):
+        return Position.legal_moves
+    return lambda p: p.view(p.active).legal_moves()

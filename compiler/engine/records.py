@@ -68,6 +68,7 @@ TAGS = {
     "first, stacks split by |", "Setup": "what chance decided while the game was set up, in "
     "order (a shuffle as `zone:card,card,…`, top first)",
     "Result": "the final scores and winners, or *",
+    "View": "whose view of the game this is (a player's notes: it does not replay)",
 }
 OLD_SETUP = "Chance"  # the `Setup` tag's older name, still read
 SEED_DIGITS = 40  # seeds are any whole number a player picks; this many digits is plenty
@@ -236,6 +237,7 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
     """
     if upto is not None and upto < 0:
         raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines; give 0 or more")
+    _not_a_view(rec)
     pos = start_of(rules, rec)
     lines = rec.turns if upto is None else rec.turns[:upto]
     previous = None
@@ -255,6 +257,17 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
         pos = _finish_turn(rec, pos, None, rec.turns[-1].line if rec.turns else 1)
         _check_result(rec, pos, result)
     return pos
+
+
+def _not_a_view(rec: Record) -> None:
+    """A view record (`[View "red"]`, written by `play --as`) keeps what one player saw: the
+    others' hidden choices and hidden chance are `?`, so there is no game to replay."""
+    if "View" in rec.tags:
+        seat = rec.tags["View"].strip() or "a player"
+        raise _error(rec, rec.line_of("View"), 1, "view",
+                     f"this record is {clip(seat)}'s view of a game: the others' hidden "
+                     f"choices and what chance hid are written `?`, so it cannot be replayed; "
+                     f"replay the full record (written without --as)")
 
 
 def result_text(pos: Position) -> str:

@@ -21,12 +21,16 @@ nothing to hide there; a view record hides them (`records_view`).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import State, ZoneKey
+from compiler.engine.zones import UNKNOWN
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
+    from compiler.engine.notation import Move
+    from compiler.engine.position import Position
+    from compiler.engine.records import History
     from compiler.engine.zones import Zone
 
 # How much of a zone a seat sees: every card, the top card of each pile, or none.
@@ -97,5 +101,106 @@ def seat_of(game: Game, players: int, seat: int | str) -> int:
         found = game.seat_index(seat, players)
         if found is not None:
             return found
-    seats = ", ".join(game.seat_id(i) for i in range(players))
-    raise ValueError(f"no seat {seat!r} at this table (seats: {seats})")
+    from compiler.diagnostics import did_you_mean
+    seats = [game.seat_id(i) for i in range(players)]
+    hint = did_you_mean(str(seat), seats)
+    raise ValueError(f"no seat {str(seat)[:40]!r} at this table (seats: {', '.join(seats)})"
+                     + (f"; {hint}" if hint else ""))
+
+
+# ------------------------------------------------------------------ view records
+
+
+def visible_cards(st: State) -> set[str]:
+    """Every card a view shows somewhere: laid on a board, or named in a zone."""
+    seen = {card for card, _, _ in st.board.values()}
+    for piles in st.zones.values():
+        for pile in piles:
+            seen.update(c for c in pile if c is not None)
+    return seen
+
+
+def hidden_token(game: Game, token: str, seat: int) -> bool:
+    """Whether a chance outcome is hidden from `seat`: a shuffle's outcome (`deck:c3,c1,…`,
+    `hand.red:…`) of a zone that seat cannot see all of. Other outcomes (a roll, a tile
+    drawn and shown) are seen by all."""
+    name, colon, _ = token.partition(":")
+    if not colon:
+        return False
+    zone_id, _, owner = name.partition(".")
+    for z in game.zones:
+        if z.id == zone_id:
+            who = game.seat_index(owner, len(game.seats)) if owner else None
+            key = z.key(who if who is not None else -1)
+            return sight(z, key, seat, frozenset()) != ALL
+    return False
+
+
+def decision_seen(before: Position, move: Move, after: Position | None, seat: int) -> str:
+    """A decision as `seat` writes it down: another player's choice of a card `seat` sees
+    neither before nor after the move is `?`; a hidden chance outcome is `?`."""
+    from dataclasses import replace
+    game = before.game
+    if before.state.turn.actor != seat and move.args:
+        seen = visible_cards(view_state(game, before.state, seat))
+        if after is not None:
+            seen |= visible_cards(view_state(game, after.state, seat))
+        cards = game.catalogue.card_faces
+
+        def shown(v: Any) -> Any:
+            if isinstance(v, str) and v in cards and v not in seen:
+                return UNKNOWN
+            if isinstance(v, tuple) and all(isinstance(x, str) and x in cards for x in v):
+                return tuple(shown(x) for x in v)
+            return v
+        move = replace(move, args=tuple((k, shown(v)) for k, v in move.args))
+    if move.chance:
+        move = replace(move, chance=tuple(UNKNOWN if hidden_token(game, t, seat) else t
+                                          for t in move.chance))
+    return before.notation(move)
+
+
+def view_record(history: History, final: Position | None, seat: int) -> str:
+    """The record of a game as `seat` saw it (`[View "red"]`): the others' choices of cards
+    that seat never saw, and the chance outcomes it could not see, are `?`; the seed and the
+    order of the stacks are left out. It is a player's notes, not a game that replays."""
+    from compiler.engine.records import write_record
+    full = write_record(history, final)
+    game = history.start.game
+    moves = history.moves
+    queue: list[tuple[str, str]] = []
+    for i, (_, pos, move) in enumerate(moves):
+        after = moves[i + 1][1] if i + 1 < len(moves) else final
+        queue.append((pos.notation(move), decision_seen(pos, move, after, seat)))
+    header, _, body = full.partition("\n\n")
+    tags = []
+    for line in header.splitlines():
+        name = line[1:].split(" ", 1)[0]
+        if name in ("Seed", "Stacks"):
+            continue  # they would tell the order of every hidden card
+        if name in ("Chance", "Setup"):
+            value = line.split('"', 1)[1].rsplit('"', 1)[0]
+            hidden = " ".join(UNKNOWN if hidden_token(game, t, seat) else t
+                              for t in value.split())
+            line = f'[{name} "{hidden}"]'
+        tags.append(line)
+        if name == "Players":
+            tags.append(f'[View "{game.seat_id(seat)}"]')
+    lines = []
+    at = 0
+    for line in body.splitlines():
+        number, dot, rest = line.partition(". ")
+        if not dot or not number.strip().isdigit():
+            lines.append(line)
+            continue
+        out = []
+        for decision in rest.split("; "):
+            found = next((k for k in range(at, len(queue)) if queue[k][0] == decision), None)
+            if found is None:  # a decision of the table's own (`! …`): its hidden outcomes
+                out.append(" ".join(UNKNOWN if hidden_token(game, t, seat) else t
+                                    for t in decision.split()))
+                continue
+            out.append(queue[found][1])
+            at = found + 1
+        lines.append(f"{number}. " + "; ".join(out))
+    return "\n".join(tags) + "\n\n" + "\n".join(lines) + ("\n" if lines else "")

@@ -844,6 +844,7 @@ class RulesetPages:
                   "(numbers, titles and links into this book), the reasons for an illegal move, "
                   "and for a legal one everything that follows from it.", ""]
         lines += self._audits()
+        lines += self._views()
         lines += ["Every command ends with the same exit codes:", ""]
         from compiler.cli import EXIT_CODES  # the command line's own table
         lines += [f"- `{code}`: {what}" for code, what in sorted(EXIT_CODES.items())]
@@ -865,6 +866,51 @@ class RulesetPages:
                 "An audit lists every breach on the table, each with the rule it breaks "
                 "(number, title and link), what is wrong in words and where it is; it exits "
                 f"with 1 when it finds anything. The audits of these rules: {listed}.", ""]
+
+    def _views(self) -> list[str]:
+        """A player's view of the table: `--as SEAT`, view positions and view records."""
+        from compiler.engine.views import hides_anything
+        g, rid = self.game, self.rs.id
+        seat = g.seat_id(0)
+        lines = ["## A player's view", "",
+                 "A judge sees the whole table; a player does not. Every command that reads a "
+                 "table takes `--as SEAT` and shows it as that player sees it: every card or "
+                 "tile they cannot see is unknown.", "", "```console",
+                 f"$ rulebook moves {rid} position.json --as {seat}",
+                 f"$ rulebook adjudicate {rid} game.record \"{self._sample_move()}\" --as {seat}",
+                 f"$ rulebook replay {rid} game.record --as {seat} --json",
+                 f"$ rulebook audit {rid} position.json --as {seat}",
+                 f"$ rulebook play {rid} --as {seat}",
+                 "```", "",
+                 "A view is an ordinary position: its file says whose view it is (`\"view\": "
+                 f"\"{seat}\"`) and has `null` for every card that player cannot see, and it "
+                 "lists moves, judges them and replays from there like any other. The rules "
+                 "judge a move the same way in a view as at the full table; where a choice "
+                 "needs a card the view hides, every card that could be there is offered, and a "
+                 "card taken unseen is said to be a hidden card. A view file that shows more "
+                 "than its player may see is read as that player sees it.", "",
+                 "Cards laid on the board are public, face-down ones included: everyone saw "
+                 "where they went. In zones:", "",
+                 "| Zone | Whose cards are seen |", "|---|---|"]
+        seen = {"everyone": "everyone sees every card",
+                "owner": "only its owner sees the cards (everyone, once turned face up)",
+                "nobody": "nobody sees the cards, until they are turned face up",
+                "top": "everyone sees the top card of each pile; the rest lie face down"}
+        shown = []
+        if g.stacks_zone is not None or not zone_play.table(g):
+            shown.append(("the stacks", "top"))
+        shown += [(zone_play.zone_title(g, z.key(0)).split("'s ", 1)[-1], z.visible)
+                  for z in zone_play.table(g).values()]
+        lines += [f"| {title} | {seen[visible]} |" for title, visible in shown]
+        lines += ["", "`rulebook play --as SEAT` writes a **view record**, tagged `[View "
+                  "\"SEAT\"]`: the others' choices of cards that player never saw, and what "
+                  "chance decided out of their sight, are written `?`, and the seed and the "
+                  "order of the stacks are left out. It is a player's notes of the game, not a "
+                  "game: it does not replay.", ""]
+        if hides_anything(g):
+            lines += ["Random play never peeks: each random player chooses from the moves "
+                      "they can list from their own view.", ""]
+        return lines
 
     def _coordinates(self) -> list[str]:
         """The coordinate system, drawn and said from the lattice itself."""

@@ -1,0 +1,289 @@
+"""Hidden information: what each player sees, and that nobody's choices depend on the rest.
+
+A judge sees the whole table; a player sees the public zones, their own hand,
+the top of a pile that shows its top, and every card laid on a board. Each
+test here sets out a table as the small card game of `tests/fixtures/card_table`
+(or a tile game) would, takes one player's view, and says what that player
+sees or may do; the first plays random games of every ruleset that hides
+cards and checks, at every decision, that the player deciding could list the
+same moves from what they see.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.engine import zone_play
+from compiler.engine.formats import PositionModel, from_state, to_state
+from compiler.engine.position import Position, Rules
+from compiler.engine.random_play import RandomPlayStopped, random_game
+from compiler.engine.records import RecordError, parse_record, replay, write_record
+from compiler.engine.views import hides_anything, view_record
+from compiler.load import load_ruleset
+
+ROOT = Path(__file__).parent.parent
+TABLE = ROOT / "tests" / "fixtures" / "card_table"
+
+
+def every_ruleset() -> list[Path]:
+    return sorted(p for folder in ("rules", "tests/rulesets", "tests/fixtures")
+                  for p in (ROOT / folder).iterdir() if p.is_dir())
+
+
+def hiding() -> list[Path]:
+    """The rulesets and fixtures with a zone some player cannot see."""
+    return [p for p in every_ruleset() if hides_anything(Rules(load_ruleset(p)).game)]
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules(load_ruleset(TABLE))
+
+
+def position(rules: Rules, players: int = 2, actor: str = "north",
+             **zones_given: object) -> Position:
+    """`actor` to act on turn 3, with these zones (a shared zone as its cards top first, a
+    player's as {seat: cards})."""
+    held = {k: (v if isinstance(v, dict) else [v]) for k, v in zones_given.items()}
+    seats = ["north", "east", "south", "west"][:players]
+    model = PositionModel.model_validate({
+        "ruleset": "card_table", "players": [{"seat": s} for s in seats],
+        "zones": held, "turn": {"number": 3, "player": actor, "step": "act"}})
+    return Position(rules, to_state(rules, model))
+
+
+def zones_of(pos: Position) -> dict[str, object]:
+    return from_state(pos.rules, pos.state).zones or {}
+
+
+def moves(pos: Position) -> list[str]:
+    return [pos.notation(m) for m in pos.legal_moves()]
+
+
+# ------------------------------------------------- no choice depends on the unseen
+
+
+def test_there_are_card_games_that_hide_cards_to_check() -> None:
+    assert TABLE in hiding()
+    assert ROOT / "rules" / "trian_deluxe" not in hiding()  # its stacks show their tops
+
+
+@pytest.mark.parametrize("path", hiding(), ids=lambda p: p.name)
+def test_every_decision_can_be_made_from_what_the_decider_sees(path: Path) -> None:
+    base = Rules(load_ruleset(path))
+    rs = base.ruleset
+    decisions = 0
+    for players in range(rs.players_min, min(rs.players_max, 4) + 1):
+        for seed in range(1, 7):
+            final, history = random_game(base, players, seed)
+            for _, pos, _ in history.moves:
+                seen = pos.view(pos.active)
+                assert moves(seen) == moves(pos), (
+                    f"{path.name}, {players} players, seed {seed}, turn "
+                    f"{pos.state.turn.number}: {pos.game.seat_id(pos.active)} would list "
+                    f"other moves from what they see")
+                decisions += 1
+    assert decisions > 0
+
+
+def test_random_play_chooses_from_what_the_mover_sees(rules: Rules,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    listed: list[tuple[int | None, int]] = []
+    real = Position.legal_moves
+
+    def spy(pos: Position) -> list:  # type: ignore[type-arg]
+        listed.append((pos.state.view, pos.active))
+        return real(pos)
+    monkeypatch.setattr(Position, "legal_moves", spy)
+    random_game(rules, 3, 5)
+    assert listed and all(view == actor for view, actor in listed)
+
+
+def test_random_play_in_a_tile_game_lists_moves_at_the_table_as_always(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe"))
+    listed: list[int | None] = []
+    real = Position.legal_moves
+
+    def spy(pos: Position) -> list:  # type: ignore[type-arg]
+        listed.append(pos.state.view)
+        return real(pos)
+    monkeypatch.setattr(Position, "legal_moves", spy)
+    with pytest.raises(RandomPlayStopped):  # not over after 12 decisions: we only watch
+        random_game(deluxe, 2, 1, max_decisions=12)
+    assert listed and set(listed) == {None}
+
+
+# ------------------------------------------------------------- what a player sees
+
+
+def test_norths_view_hides_easts_hand_but_shows_norths_own(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1", "c2"], "east": ["c3", "c4"]}, deck=["c5"])
+    seen = zones_of(pos.view("north"))
+    assert seen["hand"] == {"north": ["c1", "c2"], "east": [None, None]}
+
+
+def test_the_order_of_the_deck_is_hidden_from_everyone(rules: Rules) -> None:
+    pos = Position.start(rules, players=3, seed=11)
+    assert zones_of(pos)["deck"] == [["c2", "c1"]]  # the judge knows it
+    for seat in ("north", "east", "south"):
+        view = pos.view(seat)
+        assert zones_of(view)["deck"] == [[None, None]]
+        assert {"c1", "c2"} <= set(view.state.unknown)
+
+
+def test_the_discard_pile_is_seen_by_everyone(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1"]}, deck=["c4"], discards=["c5", "c6"])
+    assert zones_of(pos.view("east"))["discards"] == [["c5", "c6"]]
+
+
+def test_a_chosen_card_turned_face_up_is_seen_by_everyone(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1"], "east": ["c3"]}, deck=["c4"])
+    after = pos.apply("pick c1")  # the turn ends: chosen cards are turned face up
+    assert zones_of(after.view("east"))["chosen"] == {"north": ["c1"], "east": []}
+
+
+def test_a_player_cannot_see_the_card_another_has_just_chosen(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1"], "east": ["c3"]}, chosen={"east": ["c2"]},
+                   deck=["c4"])
+    assert zones_of(pos.view("north"))["chosen"] == {"north": [], "east": [None]}
+    assert zones_of(pos.view("east"))["chosen"] == {"north": [], "east": ["c2"]}
+
+
+def test_a_face_down_laid_card_stays_public() -> None:
+    camp = Rules(load_ruleset(ROOT / "tests" / "rulesets" / "outposts"))
+    model = PositionModel.model_validate({
+        "ruleset": "outposts", "players": [{"seat": "red"}, {"seat": "blue"}],
+        "tiles": [{"board": "red", "at": "0,0", "tile": "t1", "face": "front"},
+                  {"board": "red", "at": "1,0", "tile": "hut1", "face": "down"},
+                  {"board": "red", "at": "2,0", "tile": "t2", "face": "front"}],
+        "stacks": [["t3", "t4"]], "turn": {"number": 4, "player": "red", "step": "act"}})
+    pos = Position(camp, to_state(camp, model))
+    seen = from_state(camp, pos.view("blue").state)
+    assert [(t.tile, t.face) for t in seen.tiles] == [("t1", "front"), ("hut1", "down"),
+                                                      ("t2", "front")]
+    assert seen.stacks == [["t3", None]]  # the stack shows its top, no more
+
+
+def test_the_tile_stacks_show_their_tops_and_nothing_else() -> None:
+    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe"))
+    pos = Position.start(deluxe, players=2, seed=3)
+    view = pos.view("quuylto")
+    full, seen = from_state(deluxe, pos.state).stacks, from_state(deluxe, view.state).stacks
+    assert [s[0] for s in seen] == [s[0] for s in full]
+    assert all(c is None for s in seen for c in s[1:])
+    assert moves(view) == moves(pos)
+
+
+# ------------------------------------------------------------ a view is a position
+
+
+def test_a_view_says_whose_it_is_and_loads_back_the_same(rules: Rules) -> None:
+    pos = Position.start(rules, players=3, seed=11).view("east")
+    written = from_state(rules, pos.state)
+    assert written.view == "east"
+    again = to_state(rules, PositionModel.model_validate_json(written.model_dump_json()))
+    assert again.view == 1
+    assert from_state(rules, again) == written
+    assert again.unknown == pos.state.unknown
+
+
+def test_a_view_file_that_shows_too_much_is_read_as_its_player_sees_it(rules: Rules) -> None:
+    model = PositionModel.model_validate({
+        "ruleset": "card_table", "view": "north",
+        "players": [{"seat": "north"}, {"seat": "east"}],
+        "zones": {"hand": {"north": ["c1"], "east": ["c3"]}, "deck": [["c4"]]},
+        "turn": {"number": 3, "player": "north", "step": "act"}})
+    pos = Position(rules, to_state(rules, model))
+    assert zones_of(pos)["hand"] == {"north": ["c1"], "east": [None]}
+
+
+def test_a_view_for_a_seat_not_at_the_table_is_refused(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1"]}, deck=["c4"])
+    with pytest.raises(ValueError, match="no seat 'esat'.*did you mean `east`"):
+        pos.view("esat")
+    with pytest.raises(ValueError, match="north's view of the table: east's cannot"):
+        pos.view("north").view("east")
+
+
+def test_judging_ones_own_move_in_ones_view_gives_the_tables_ruling(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1", "c2"], "east": ["c3"]}, deck=["c4", "c5"])
+    for move in ("pick c2", "sell c1", "pick c3", "stash"):
+        full, seen = pos.adjudicate(move), pos.view("north").adjudicate(move)
+        assert seen.verdict == full.verdict, move
+        cited = [[b.rule.id for b in m.breaches if b.rule] + [c.id for c in m.decided_by]
+                 for m in full.moves]
+        assert [[b.rule.id for b in m.breaches if b.rule] + [c.id for c in m.decided_by]
+                for m in seen.moves] == cited, move
+    said = [c.text for c in pos.view("north").adjudicate("sell c1").moves[0].consequences]
+    assert said == [c.text for c in pos.adjudicate("sell c1").moves[0].consequences]
+
+
+def test_a_card_drawn_unseen_is_a_hidden_card_in_the_ruling(rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1"]}, deck=["c4", "c5"])
+    said = [c.text for c in pos.view("north").adjudicate("stash").moves[0].consequences]
+    assert said[0] == "a hidden card goes from the draw deck to North's hand"
+    said = [c.text for c in pos.adjudicate("stash").moves[0].consequences]
+    assert said[0] == "c4 goes from the draw deck to North's hand"
+
+
+def test_a_choice_among_cards_one_cannot_see_offers_every_card_that_could_be_there(
+        rules: Rules) -> None:
+    pos = position(rules, hand={"north": ["c1", "c2"], "east": ["c3"]}, deck=["c4"])
+    seen_by_east = pos.view("east")  # north decides; east does not see north's hand
+    assert moves(pos) == ["pick c1", "pick c2", "sell c1", "sell c2", "stash"]
+    assert moves(seen_by_east) == [f"{a} c{i}" for a in ("pick", "sell")
+                                   for i in (1, 2, 4, 5, 6, 7, 8)] + ["stash"]
+
+
+def test_several_unknown_cards_are_not_one_and_the_same_card(rules: Rules) -> None:
+    # Two unknown cards in east's hand and two in the deck: each zone counts its own, and
+    # naming the cards of every zone never lists one card twice.
+    pos = position(rules, hand={"north": ["c1"], "east": [None, None]}, deck=[None, None])
+    st = pos.state
+    deck, hand = zone_play.table(pos.game)["deck"], zone_play.table(pos.game)["hand"]
+    from compiler.engine import zones
+    assert zones.cards_top_first(st, deck.key()) == ["?", "?"]
+    assert zones.cards_top_first(st, hand.key(1), False) == ["?", "?"]
+    assert zones.possible_top_first(st, deck.key()) == sorted(st.unknown)
+
+
+# ------------------------------------------------------------------ view records
+
+@pytest.fixture(scope="module")
+def hidden_picks(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    """The card game, but chosen cards stay face down: nobody sees another's picks."""
+    folder = tmp_path_factory.mktemp("hidden_picks")
+    source = (TABLE / "card_table.rules").read_text(encoding="utf-8")
+    source = source.replace("            reveal chosen\n", "")
+    (folder / "card_table.rules").write_text(source, encoding="utf-8")
+    return Rules(load_ruleset(folder))
+
+
+def test_a_view_record_writes_the_others_unseen_picks_as_unknown(hidden_picks: Rules) -> None:
+    final, history = random_game(hidden_picks, 2, 2)
+    full = write_record(history, final)
+    notes = view_record(history, final, 0)
+    assert '[View "north"]' in notes and "[Seed" not in notes and "[Stacks" not in notes
+    body = [line for line in notes.splitlines() if line[:1].isdigit()]
+    full_body = [line for line in full.splitlines() if line[:1].isdigit()]
+    assert len(body) == len(full_body)
+    for mine, theirs in zip(body, full_body, strict=True):
+        turn = int(mine.split(".")[0])
+        if "pick" in theirs and turn % 2 == 0:  # east's turns: north never sees the pick
+            assert mine == f"{turn}. pick ?"
+        else:  # north's own turns, and what everyone sees (a sale, a card stashed)
+            assert mine == theirs
+    assert any(line.endswith("pick ?") for line in body)
+
+
+def test_a_view_record_does_not_replay(hidden_picks: Rules) -> None:
+    final, history = random_game(hidden_picks, 2, 2)
+    record = parse_record(view_record(history, final, 1), "notes.record")
+    with pytest.raises(RecordError) as e:
+        replay(hidden_picks, record)
+    assert e.value.diagnostic.code == "view"
+    assert "east's view of a game" in e.value.diagnostic.message
+    assert "cannot be replayed" in e.value.diagnostic.message
