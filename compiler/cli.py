@@ -584,6 +584,18 @@ def replay(ruleset: str,
         table.add_row(f"{k.id} in supply",
                       *[str(pos.state.supply[i].get(k.id, 0)) for i in range(len(seats))])
     out.print(table)
+    _zones(pos)
+
+
+def _zones(pos: Any) -> None:
+    """What each declared zone holds, top first (`?`: a card unknown here), one line each."""
+    from compiler.engine import zone_play, zones
+    g, st = pos.game, pos.state
+    for z in zone_play.table(g).values():
+        for key in z.keys(st.players):
+            cards = zones.cards_top_first(st, key, z.ordered)
+            shown = ", ".join(cards) if cards else "empty"
+            out.print(f"{zone_play.zone_title(g, key)}: {shown}")
 
 
 def _players(rules: Any, players: int | None) -> int:

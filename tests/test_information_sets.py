@@ -11,7 +11,10 @@ same moves from what they see.
 
 from __future__ import annotations
 
+import functools
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,9 +35,15 @@ def every_ruleset() -> list[Path]:
                   for p in (ROOT / folder).iterdir() if p.is_dir())
 
 
+@functools.cache
 def hiding() -> list[Path]:
-    """The rulesets and fixtures with a zone some player cannot see."""
-    return [p for p in every_ruleset() if hides_anything(Rules(load_ruleset(p)).game)]
+    """The rulesets and fixtures with a zone some player cannot see. Only a ruleset that
+    declares a zone (`zone NAME …`) can hide cards (the tile stacks show their tops), so
+    only those are compiled to ask."""
+    declares = re.compile(r"^\s*zone\s", re.M)
+    return [p for p in every_ruleset()
+            if any(declares.search(f.read_text(encoding="utf-8")) for f in p.glob("*.rules"))
+            and hides_anything(Rules(load_ruleset(p)).game)]
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +76,8 @@ def moves(pos: Position) -> list[str]:
 
 def test_there_are_card_games_that_hide_cards_to_check() -> None:
     assert TABLE in hiding()
-    assert ROOT / "rules" / "trian_deluxe" not in hiding()  # its stacks show their tops
+    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe")).game
+    assert not hides_anything(deluxe)  # its stacks show their tops
 
 
 @pytest.mark.parametrize("path", hiding(), ids=lambda p: p.name)
@@ -76,7 +86,7 @@ def test_every_decision_can_be_made_from_what_the_decider_sees(path: Path) -> No
     rs = base.ruleset
     decisions = 0
     for players in range(rs.players_min, min(rs.players_max, 4) + 1):
-        for seed in range(1, 7):
+        for seed in range(1, 21):
             final, history = random_game(base, players, seed)
             for _, pos, _ in history.moves:
                 seen = pos.view(pos.active)
@@ -287,3 +297,90 @@ def test_a_view_record_does_not_replay(hidden_picks: Rules) -> None:
     assert e.value.diagnostic.code == "view"
     assert "east's view of a game" in e.value.diagnostic.message
     assert "cannot be replayed" in e.value.diagnostic.message
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def _run(*args: str) -> Any:
+    from typer.testing import CliRunner
+
+    from compiler.cli import app
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def table_file(tmp_path_factory: pytest.TempPathFactory, rules: Rules) -> Path:
+    """The card game's table after the deal, three players, as a judge sees it."""
+    path = tmp_path_factory.mktemp("table") / "deal.json"
+    pos = Position.start(rules, players=3, seed=11)
+    path.write_text(from_state(rules, pos.state).model_dump_json(), encoding="utf-8")
+    return path
+
+
+def test_moves_as_a_player_who_is_not_deciding_lists_what_they_could_guess(
+        table_file: Path) -> None:
+    judge = _run("moves", str(TABLE), str(table_file))
+    east = _run("moves", str(TABLE), str(table_file), "--as", "east")
+    assert judge.exit_code == east.exit_code == 0
+    assert "pick c7" in judge.output and "pick c1" not in judge.output
+    assert east.output.startswith("As East (east) sees the table")
+    assert "pick c1" in east.output and "pick c3" not in east.output  # east holds c3
+
+
+def test_moves_as_the_decider_lists_the_same_moves_under_a_header(table_file: Path) -> None:
+    judge = _run("moves", str(TABLE), str(table_file))
+    north = _run("moves", str(TABLE), str(table_file), "--as", "north")
+    assert north.output.splitlines()[1:] == judge.output.splitlines()
+
+
+def test_replay_as_a_player_prints_their_view_of_the_zones(table_file: Path) -> None:
+    shown = _run("replay", str(TABLE), str(table_file), "--as", "east")
+    assert shown.exit_code == 0
+    assert "the draw deck: ?, ?" in shown.output
+    assert "North's hand: ?, ?" in shown.output and "East's hand: c3, c6" in shown.output
+    as_json = _run("replay", str(TABLE), str(table_file), "--as", "east", "--json")
+    model = PositionModel.model_validate_json(as_json.output)
+    assert model.view == "east" and model.zones["deck"] == [[None, None]]  # type: ignore[index]
+
+
+def test_adjudicate_and_audit_as_a_player(table_file: Path) -> None:
+    ruled = _run("adjudicate", str(TABLE), str(table_file), "stash", "--as", "north")
+    assert ruled.exit_code == 0 and "a hidden card goes from the draw deck" in ruled.output
+    audited = _run("audit", str(TABLE), str(table_file), "--as", "north")
+    assert audited.exit_code == 0 and "declares no audit" in audited.output
+
+
+def test_a_seat_not_at_the_table_is_refused_with_a_suggestion(table_file: Path) -> None:
+    for command in (["moves", str(TABLE), str(table_file)],
+                    ["play", str(TABLE), "--players", "3"]):
+        refused = _run(*command, "--as", "esat")
+        assert refused.exit_code == 2
+        assert "esat" in refused.output and "east" in refused.output
+
+
+def test_play_as_a_player_writes_a_view_record_that_replay_refuses(tmp_path: Path) -> None:
+    played = _run("play", str(TABLE), "--players", "3", "--seed", "5", "--as", "south")
+    assert played.exit_code == 0
+    assert '[View "south"]' in played.output and "[Seed" not in played.output
+    notes = tmp_path / "notes.record"
+    notes.write_text(played.output, encoding="utf-8")
+    refused = _run("replay", str(TABLE), str(notes))
+    assert refused.exit_code == 2
+    assert "south's view of a game" in refused.output and "cannot be replayed" in refused.output
+
+
+def test_in_a_tile_game_a_view_changes_nothing_but_the_header(tmp_path: Path) -> None:
+    deluxe = ROOT / "rules" / "trian_deluxe"
+    rules = Rules(load_ruleset(deluxe))
+    final, history = random_game(rules, 2, 1, max_decisions=400)
+    _, mid, _ = history.moves[20]
+    path = tmp_path / "mid.json"
+    path.write_text(from_state(rules, mid.state).model_dump_json(), encoding="utf-8")
+    move = mid.notation(mid.legal_moves()[0])
+    for command in (["moves", str(deluxe), str(path)],
+                    ["adjudicate", str(deluxe), str(path), move],
+                    ["replay", str(deluxe), str(path)]):
+        judge, seen = _run(*command), _run(*command, "--as", "xemh")
+        assert seen.exit_code == judge.exit_code, command
+        assert seen.output.splitlines()[1:] == judge.output.splitlines(), command
