@@ -273,10 +273,11 @@ def hidden_picks(tmp_path_factory: pytest.TempPathFactory) -> Rules:
 
 
 def test_a_view_record_writes_the_others_unseen_picks_as_unknown(hidden_picks: Rules) -> None:
-    final, history = random_game(hidden_picks, 2, 2)
+    final, history = random_game(hidden_picks, 2, 3)  # east picks on turns 2, 4 and 8
     full = write_record(history, final)
     notes = view_record(history, final, 0)
     assert '[View "north"]' in notes and "[Seed" not in notes and "[Stacks" not in notes
+    assert '[Setup "?"]' in notes  # the order the deck was shuffled into
     body = [line for line in notes.splitlines() if line[:1].isdigit()]
     full_body = [line for line in full.splitlines() if line[:1].isdigit()]
     assert len(body) == len(full_body)
@@ -286,7 +287,8 @@ def test_a_view_record_writes_the_others_unseen_picks_as_unknown(hidden_picks: R
             assert mine == f"{turn}. pick ?"
         else:  # north's own turns, and what everyone sees (a sale, a card stashed)
             assert mine == theirs
-    assert any(line.endswith("pick ?") for line in body)
+    assert [line for line in body if line.endswith("pick ?")] == ["2. pick ?", "4. pick ?",
+                                                                   "8. pick ?"]
 
 
 def test_a_view_record_does_not_replay(hidden_picks: Rules) -> None:

@@ -136,7 +136,7 @@ def hidden_token(game: Game, token: str, seat: int) -> bool:
     return False
 
 
-def decision_seen(before: Position, move: Move, after: Position | None, seat: int) -> str:
+def decision_seen(before: Position, move: Move, after: Position | None, seat: int) -> Move:
     """A decision as `seat` writes it down: another player's choice of a card `seat` sees
     neither before nor after the move is `?`; a hidden chance outcome is `?`."""
     from dataclasses import replace
@@ -157,13 +157,27 @@ def decision_seen(before: Position, move: Move, after: Position | None, seat: in
     if move.chance:
         move = replace(move, chance=tuple(UNKNOWN if hidden_token(game, t, seat) else t
                                           for t in move.chance))
-    return before.notation(move)
+    return move
+
+
+def _entries(pos: Position, move: Move, table: int) -> list[str]:
+    """A decision as a record writes it: the move, then the table's own outcomes after it
+    as a decision of their own (engine/chance.py)."""
+    from dataclasses import replace
+
+    from compiler.engine.chance import table_entries
+    if not table:
+        return [pos.notation(move)]
+    return table_entries(pos.notation(replace(move, chance=())), move.chance, table)
 
 
 def view_record(history: History, final: Position | None, seat: int) -> str:
     """The record of a game as `seat` saw it (`[View "red"]`): the others' choices of cards
     that seat never saw, and the chance outcomes it could not see, are `?`; the seed and the
-    order of the stacks are left out. It is a player's notes, not a game that replays."""
+    order of the stacks are left out. It is a player's notes, not a game that replays.
+
+    It is the full record with each decision rewritten, so that both say the same turns
+    and leave out the same passes."""
     from compiler.engine.records import write_record
     full = write_record(history, final)
     game = history.start.game
@@ -171,7 +185,9 @@ def view_record(history: History, final: Position | None, seat: int) -> str:
     queue: list[tuple[str, str]] = []
     for i, (_, pos, move) in enumerate(moves):
         after = moves[i + 1][1] if i + 1 < len(moves) else final
-        queue.append((pos.notation(move), decision_seen(pos, move, after, seat)))
+        table = history.table.get(i, 0)
+        seen = decision_seen(pos, move, after, seat)
+        queue += zip(_entries(pos, move, table), _entries(pos, seen, table), strict=True)
     header, _, body = full.partition("\n\n")
     tags = []
     for line in header.splitlines():
@@ -180,9 +196,7 @@ def view_record(history: History, final: Position | None, seat: int) -> str:
             continue  # they would tell the order of every hidden card
         if name in ("Chance", "Setup"):
             value = line.split('"', 1)[1].rsplit('"', 1)[0]
-            hidden = " ".join(UNKNOWN if hidden_token(game, t, seat) else t
-                              for t in value.split())
-            line = f'[{name} "{hidden}"]'
+            line = f'[{name} "{_hide(game, value, seat)}"]'
         tags.append(line)
         if name == "Players":
             tags.append(f'[View "{game.seat_id(seat)}"]')
@@ -196,11 +210,14 @@ def view_record(history: History, final: Position | None, seat: int) -> str:
         out = []
         for decision in rest.split("; "):
             found = next((k for k in range(at, len(queue)) if queue[k][0] == decision), None)
-            if found is None:  # a decision of the table's own (`! …`): its hidden outcomes
-                out.append(" ".join(UNKNOWN if hidden_token(game, t, seat) else t
-                                    for t in decision.split()))
+            if found is None:  # not a decision of this game's history: hide what it may tell
+                out.append(_hide(game, decision, seat))
                 continue
             out.append(queue[found][1])
             at = found + 1
         lines.append(f"{number}. " + "; ".join(out))
     return "\n".join(tags) + "\n\n" + "\n".join(lines) + ("\n" if lines else "")
+
+
+def _hide(game: Game, text: str, seat: int) -> str:
+    return " ".join(UNKNOWN if hidden_token(game, t, seat) else t for t in text.split())
