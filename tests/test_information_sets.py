@@ -260,6 +260,36 @@ def test_several_unknown_cards_are_not_one_and_the_same_card(rules: Rules) -> No
     assert zones.possible_top_first(st, deck.key()) == sorted(st.unknown)
 
 
+NAMING = '''    rule play.name "Naming a card" {
+        text "Name any card kept off the table, for a point."
+        action guess "name a card" {
+            notation "name {c}"
+            choose c from cards
+            give 1 points to me
+        }
+    }
+
+'''
+
+
+def test_naming_any_card_offers_each_card_once_and_never_an_unknown_one(
+        tmp_path: Path) -> None:
+    source = (TABLE / "card_table.rules").read_text(encoding="utf-8")
+    source = source.replace('    rule play.stash "', NAMING + '    rule play.stash "', 1)
+    source = source.replace("must one of pick, sell, stash", "must one of pick, sell, stash, guess")
+    (tmp_path / "card_table.rules").write_text(source, encoding="utf-8")
+    naming = Rules(load_ruleset(tmp_path))
+    model = PositionModel.model_validate({
+        "ruleset": "card_table", "players": [{"seat": "north"}, {"seat": "east"}],
+        "zones": {"hand": {"north": ["c1", "c2"], "east": ["c3"]}, "deck": [["c4"]]},
+        "turn": {"number": 3, "player": "north", "step": "act"}})
+    pos = Position(naming, to_state(naming, model))
+    every = [f"name c{i}" for i in range(1, 9)]
+    for seen in (pos, pos.view("north"), pos.view("east")):
+        named = [m for m in moves(seen) if m.startswith("name")]
+        assert sorted(named) == every
+
+
 # ------------------------------------------------------------------ view records
 
 @pytest.fixture(scope="module")

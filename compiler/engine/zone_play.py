@@ -87,7 +87,12 @@ def reads_zone(node: Any) -> bool:
     """Whether a `choose` domain lists a zone's cards (its copies are then one move each)."""
     if isinstance(node, n.Filtered):
         return reads_zone(node.collection)
-    return isinstance(node, n.Collection) and is_zone(node.within)
+    return (isinstance(node, n.Collection) and is_zone(node.within)) or _every_card(node)
+
+
+def _every_card(node: Any) -> bool:
+    """`cards`: every card kept in a zone."""
+    return isinstance(node, n.Name) and node.ref == "builtin" and node.id == "cards"
 
 
 def choice_domain(cx: ExprCompiler, node: Any) -> Fn:
@@ -100,6 +105,15 @@ def choice_domain(cx: ExprCompiler, node: Any) -> Fn:
 def _possible(cx: ExprCompiler, node: Any) -> Fn:
     if isinstance(node, n.Filtered):
         return cx.filtering(_possible(cx, node.collection), node)
+    if _every_card(node):
+        every = [z for z in cx.game.zones[2:] if not z.per_player] + \
+            [z for z in cx.game.zones[2:] if z.per_player]
+
+        def possible(env: Env) -> tuple[Any, ...]:
+            st = env.state
+            return tuple(c for z in every for key in z.keys(st.players)
+                         for c in zones.possible_top_first(st, key, z.ordered))
+        return possible
     key = zone_key(cx, node.within)
     within = node.within.source if isinstance(node.within, n.Collection) else node.within
     ordered = table(cx.game)[within.id].ordered
