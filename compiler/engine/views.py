@@ -15,7 +15,7 @@ needs a card the view hides, it offers every card that could be there.
 
 Cards laid on a board are public, face-down ones included: everyone saw where
 they went. The set-up's shuffles are not part of a position, so a view has
-nothing to hide there; a view record hides them (`records_view`).
+nothing to hide there; a view record hides them (`view_record`).
 """
 
 from __future__ import annotations
