@@ -89,7 +89,21 @@ def view_state(game: Game, st: State, seat: int) -> State:
         unknown = Counter(st.unknown)
         unknown.update(hidden)
         out.unknown = {c: unknown[c] for c in sorted(unknown)}
+    _secrets(game, out, seat)
     return out
+
+
+def _secrets(game: Game, st: State, seat: int) -> None:
+    """The others' secret choices not shown yet (engine/simultaneous.py) read as their
+    attribute's default in a view; they stay marked hidden, so the view says they are
+    there without saying what they are."""
+    from compiler.engine.simultaneous import unseen_attributes
+    unseen = unseen_attributes(st, seat)
+    if not unseen:
+        return
+    st.player_attrs = [dict(a) for a in st.player_attrs]
+    for p, name in unseen:
+        st.player_attrs[p][name] = game.player_default(name)
 
 
 def seat_of(game: Game, players: int, seat: int | str) -> int:
@@ -141,18 +155,24 @@ def decision_seen(before: Position, move: Move, after: Position | None, seat: in
     neither before nor after the move is `?`; a hidden chance outcome is `?`."""
     from dataclasses import replace
     game = before.game
-    if before.state.turn.actor != seat and move.args:
+    actor = move.seat if move.seat is not None else before.state.turn.actor
+    if actor != seat and move.args:
         seen = visible_cards(view_state(game, before.state, seat))
         if after is not None:
             seen |= visible_cards(view_state(game, after.state, seat))
         cards = game.catalogue.card_faces
+        # A choice made at once that left a secret of the mover hidden: until everyone has
+        # chosen, nothing of it but the cards one sees is shown (the commit rule).
+        secret = after is not None and bool(
+            {k for k in after.state.hidden_attrs if k[0] == actor}
+            - {k for k in before.state.hidden_attrs if k[0] == actor})
 
         def shown(v: Any) -> Any:
-            if isinstance(v, str) and v in cards and v not in seen:
-                return UNKNOWN
-            if isinstance(v, tuple) and all(isinstance(x, str) and x in cards for x in v):
+            if isinstance(v, str) and v in cards:
+                return UNKNOWN if v not in seen else v
+            if isinstance(v, tuple) and v and all(isinstance(x, str) and x in cards for x in v):
                 return tuple(shown(x) for x in v)
-            return v
+            return UNKNOWN if secret else v
         move = replace(move, args=tuple((k, shown(v)) for k, v in move.args))
     if move.chance:
         move = replace(move, chance=tuple(UNKNOWN if hidden_token(game, t, seat) else t
