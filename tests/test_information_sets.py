@@ -416,3 +416,34 @@ def test_in_a_tile_game_a_view_changes_nothing_but_the_header(tmp_path: Path) ->
         judge, seen = _run(*command), _run(*command, "--as", "xemh")
         assert seen.exit_code == judge.exit_code, command
         assert seen.output.splitlines()[1:] == judge.output.splitlines(), command
+
+
+# ------------------------------------------------------------- choices made at once
+
+PICKS = ROOT / "tests" / "rulesets" / "sealed_picks"
+
+
+def test_a_bid_made_at_once_is_hidden_from_the_others_until_all_have_chosen() -> None:
+    picks = Rules(load_ruleset(PICKS))
+    model = PositionModel.model_validate({
+        "ruleset": "sealed_picks",
+        "players": [{"seat": "red"}, {"seat": "blue", "attributes": {"bid": 2},
+                                      "hidden": ["bid"]}, {"seat": "green"}],
+        "zones": {"hand": {"red": ["c1", "c2"], "blue": ["c4"], "green": ["c5", "c6"]},
+                  "chosen": {"blue": ["c3"]}},
+        "turn": {"number": 1, "player": "red", "step": "pick", "waiting": ["red", "green"]}})
+    pos = Position(picks, to_state(picks, model))
+    red = from_state(picks, pos.view("red").state)
+    blue = red.players[1]
+    assert blue.attributes == {} and blue.hidden == ["bid"]  # red knows blue bid, not what
+    assert red.zones["chosen"]["blue"] == [None]  # type: ignore[index]
+    own = from_state(picks, pos.view("blue").state).players[1]
+    assert own.attributes == {"bid": 2}
+    assert moves(pos.view("red")) == moves(pos)
+
+
+def test_a_view_record_of_picks_made_at_once_shows_them_once_all_have_picked() -> None:
+    picks = Rules(load_ruleset(PICKS))
+    final, history = random_game(picks, 3, 2)
+    first = view_record(history, final, 0).split("\n\n")[1].splitlines()[0]
+    assert first.startswith("1. red: pick c3 bid 2; blue: pick ? bid ?; green: pick c2 bid 1")
