@@ -447,3 +447,18 @@ def test_a_view_record_of_picks_made_at_once_shows_them_once_all_have_picked() -
     final, history = random_game(picks, 3, 2)
     first = view_record(history, final, 0).split("\n\n")[1].splitlines()[0]
     assert first.startswith("1. red: pick c3 bid 2; blue: pick ? bid ?; green: pick c2 bid 1")
+
+
+# ------------------------------------------------------------------ the book
+
+
+def test_the_positions_page_explains_views_with_a_sample(rules: Rules) -> None:
+    from compiler.engine.scenario import run_example
+    from compiler.rulebook.pages import RulesetPages
+    results = {e.id: run_example(rules, e) for e in rules.ruleset.examples}
+    text = RulesetPages(rules, results).formats_page().text
+    assert "## A player's view" in text
+    assert "$ rulebook moves card_table position.json --as north" in text
+    assert "| hand | only its owner sees the cards (everyone, once turned face up) |" in text
+    assert '"view": "north"' in text  # the sample view position
+    assert "`View`" in text  # the tag, in the table of tags

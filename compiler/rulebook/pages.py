@@ -910,7 +910,27 @@ class RulesetPages:
         if hides_anything(g):
             lines += ["Random play never peeks: each random player chooses from the moves "
                       "they can list from their own view.", ""]
+            sample = self._sample_view()
+            if sample:
+                lines += [f'??? example "A view: {sample[0]}"', "", "    ```json"]
+                lines += ["    " + line for line in sample[1].splitlines()]
+                lines += ["    ```", ""]
         return lines
+
+    def _sample_view(self) -> tuple[str, str] | None:
+        """The first worked example's table with cards in zones, as its next player to
+        decide sees it: (what it shows, the view as JSON)."""
+        for res in self.results.values():
+            before = res.before
+            if before is None or not any(p for piles in before.state.zones.values()
+                                         for p in piles):
+                continue
+            seat = before.active
+            view = before.view(seat)
+            model = from_state(self.rules, view.state)
+            said = f"the table of “{res.example.title}” as {self.game.seat_name(seat)} sees it"
+            return said, model.model_dump_json(indent=2, exclude_defaults=True)
+        return None
 
     def _coordinates(self) -> list[str]:
         """The coordinate system, drawn and said from the lattice itself."""
