@@ -462,3 +462,15 @@ def test_the_positions_page_explains_views_with_a_sample(rules: Rules) -> None:
     assert "| hand | only its owner sees the cards (everyone, once turned face up) |" in text
     assert '"view": "north"' in text  # the sample view position
     assert "`View`" in text  # the tag, in the table of tags
+
+
+def test_a_secret_shown_in_a_view_that_never_knew_it_is_said_to_be_unknown() -> None:
+    # Seed 2, turn 1: red calls for tribute; blue offers 0 in secret, then green answers.
+    picks = Rules(load_ruleset(PICKS))
+    _, history = random_game(picks, 3, 2)
+    pos = next(p for _, p, m in history.moves if p.notation(m) == "green: offer 1")
+    said = [c.text for c in pos.view("red").adjudicate("green: offer 1").moves[0].consequences]
+    assert "now shown: Blue shows their offer, unknown in Red's view" in said
+    assert "now shown: Green offers 1 point" in said  # made in this very move
+    said = [c.text for c in pos.adjudicate("green: offer 1").moves[0].consequences]
+    assert "now shown: Blue offers 0 points" in said

@@ -151,6 +151,8 @@ def show(env: Env, rule: str | None, seats: Any = None, name: str | None = None)
         said = game.describe_player_attribute(attr, value)
         if said is None:
             said = f"has {attr} {value}"
+        if (seat, attr) in st.unseen_attrs:  # a view never knew it (engine/views.py)
+            said = f"shows their {attr}, unknown in {game.seat_name(st.view or 0)}'s view"
         note(env, "revealed", rule, f"now shown: {game.seat_name(seat)} {said}",
              player=game.seat_id(seat), attribute=attr, value=value)
 

@@ -131,7 +131,7 @@ class State:
                  "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "hidden_attrs", "view", "_shared_geometry")
+                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -167,6 +167,8 @@ class State:
         # The seat whose view this is (engine/views.py): what it cannot see is unknown here.
         # None: the full table, as a judge sees it.
         self.view: int | None = None
+        # In a view: the others' secret values it cannot know (they read as the default).
+        self.unseen_attrs: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -198,6 +200,7 @@ class State:
         s.game_attrs = self.game_attrs  # replaced, never changed in place: clones share it
         s.hidden_attrs = self.hidden_attrs
         s.view = self.view
+        s.unseen_attrs = self.unseen_attrs
         return s
 
     def own_geometry(self) -> None:

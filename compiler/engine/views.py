@@ -96,7 +96,8 @@ def view_state(game: Game, st: State, seat: int) -> State:
 def _secrets(game: Game, st: State, seat: int) -> None:
     """The others' secret choices not shown yet (engine/simultaneous.py) read as their
     attribute's default in a view; they stay marked hidden, so the view says they are
-    there without saying what they are."""
+    there without saying what they are, and `unseen_attrs` keeps which they are, so that
+    showing one in the view says it was unknown there rather than the default."""
     from compiler.engine.simultaneous import unseen_attributes
     unseen = unseen_attributes(st, seat)
     if not unseen:
@@ -104,6 +105,7 @@ def _secrets(game: Game, st: State, seat: int) -> None:
     st.player_attrs = [dict(a) for a in st.player_attrs]
     for p, name in unseen:
         st.player_attrs[p][name] = game.player_default(name)
+    st.unseen_attrs = unseen
 
 
 def seat_of(game: Game, players: int, seat: int | str) -> int:
