@@ -446,10 +446,13 @@ def test_a_bid_made_at_once_is_hidden_from_the_others_until_all_have_chosen() ->
 
 
 def test_a_view_record_of_picks_made_at_once_shows_them_once_all_have_picked() -> None:
+    # A player writes a turn down once it is over: the picks and bids, shown together when
+    # the last player has picked, are no secret by then.
     picks = Rules(load_ruleset(PICKS))
     final, history = random_game(picks, 3, 2)
-    first = view_record(history, final, 0).split("\n\n")[1].splitlines()[0]
-    assert first.startswith("1. red: pick c3 bid 2; blue: pick ? bid ?; green: pick c2 bid 1")
+    full, notes = write_record(history, final), view_record(history, final, 0)
+    assert notes.split("\n\n")[1] == full.split("\n\n")[1]
+    assert notes.split("\n\n")[1].startswith("1. red: pick c3 bid 2; blue: pick c7 bid 1;")
 
 
 # ------------------------------------------------------------------ the book

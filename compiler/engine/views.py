@@ -152,30 +152,32 @@ def hidden_token(game: Game, token: str, seat: int) -> bool:
     return False
 
 
-def decision_seen(before: Position, move: Move, after: Position | None, seat: int) -> Move:
+def decision_seen(before: Position, move: Move, after: Position | None, seat: int,
+                  shown: set[str] | None = None) -> Move:
     """A decision as `seat` writes it down: another player's choice of a card `seat` sees
-    neither before nor after the move is `?`; a hidden chance outcome is `?`."""
+    neither before the move, nor in `shown` (what it saw later in the turn), nor at `after`
+    (the end of the turn) is `?`, and so is the rest
+    of a choice made at once whose secret is still hidden then; a hidden chance outcome is
+    `?`."""
     from dataclasses import replace
     game = before.game
     actor = move.seat if move.seat is not None else before.state.turn.actor
     if actor != seat and move.args:
-        seen = visible_cards(view_state(game, before.state, seat))
+        seen = visible_cards(view_state(game, before.state, seat)) | (shown or set())
         if after is not None:
             seen |= visible_cards(view_state(game, after.state, seat))
         cards = game.catalogue.card_faces
-        # A choice made at once that left a secret of the mover hidden: until everyone has
-        # chosen, nothing of it but the cards one sees is shown (the commit rule).
-        secret = after is not None and bool(
-            {k for k in after.state.hidden_attrs if k[0] == actor}
-            - {k for k in before.state.hidden_attrs if k[0] == actor})
+        # A choice made at once whose secret is still hidden: nothing of it but the cards
+        # one sees is shown (the commit rule).
+        secret = after is not None and any(k[0] == actor for k in after.state.hidden_attrs)
 
-        def shown(v: Any) -> Any:
+        def written(v: Any) -> Any:
             if isinstance(v, str) and v in cards:
                 return UNKNOWN if v not in seen else v
             if isinstance(v, tuple) and v and all(isinstance(x, str) and x in cards for x in v):
-                return tuple(shown(x) for x in v)
+                return tuple(written(x) for x in v)
             return UNKNOWN if secret else v
-        move = replace(move, args=tuple((k, shown(v)) for k, v in move.args))
+        move = replace(move, args=tuple((k, written(v)) for k, v in move.args))
     if move.chance:
         move = replace(move, chance=tuple(UNKNOWN if hidden_token(game, t, seat) else t
                                           for t in move.chance))
@@ -205,10 +207,27 @@ def view_record(history: History, final: Position | None, seat: int) -> str:
     game = history.start.game
     moves = history.moves
     queue: list[tuple[str, str]] = []
+    # What a player writes down of a turn, they write once it is over: a choice shown at
+    # the end of the turn (picks turned face up together) is no longer hidden then.
+    ends: list[Position | None] = []
+    end: Position | None = final
+    for k in range(len(moves) - 1, -1, -1):
+        if k + 1 < len(moves) and moves[k + 1][0] != moves[k][0]:
+            end = moves[k + 1][1]  # the first position of the next turn
+        ends.append(end)
+    ends.reverse()
+    # The cards the seat saw from each decision to the end of its turn (a pick turned face
+    # up once all have picked, then put away, was seen all the same).
+    later: list[set[str]] = [set() for _ in moves]
+    for k in range(len(moves) - 1, -1, -1):
+        if k + 1 < len(moves):
+            later[k] = visible_cards(view_state(game, moves[k + 1][1].state, seat))
+            if moves[k + 1][0] == moves[k][0]:
+                later[k] |= later[k + 1]
     for i, (_, pos, move) in enumerate(moves):
-        after = moves[i + 1][1] if i + 1 < len(moves) else final
+        after = ends[i]
         table = history.table.get(i, 0)
-        seen = decision_seen(pos, move, after, seat)
+        seen = decision_seen(pos, move, after, seat, later[i])
         queue += zip(_entries(pos, move, table), _entries(pos, seen, table), strict=True)
     header, _, body = full.partition("\n\n")
     tags = []
