@@ -536,6 +536,22 @@ def audit(ruleset: str, position: str,
     raise typer.Exit(FAILED if found else 0)
 
 
+def _laid_summary(g: Any, st: Any) -> str:
+    """What lies on the table, as a player counts it: "13 tiles on the board", or, with a
+    board per player, "Red's station 5 cards, Blue's station 4 cards" (printed cards are
+    cards, not tiles)."""
+    noun = "card" if st.board and all(g.card_title(c) is not None for c, _, _ in
+                                      st.board.values()) else "tile"
+    if not g.per_player:
+        n = len(st.board)
+        return f"{n} {noun}{'s' if n != 1 else ''} on the board"
+    from compiler.kernel.boards import board_of
+    counts = [sum(1 for cell in st.board if board_of(cell) == p) for p in range(st.players)]
+    title = g.board_decl.title
+    return ", ".join(f"{g.seat_name(p)}\u2019s {title} {k} {noun}{'s' if k != 1 else ''}"
+                     for p, k in enumerate(counts))
+
+
 @app.command()
 def replay(ruleset: str,
            record: Annotated[str, typer.Argument(
@@ -571,8 +587,13 @@ def replay(ruleset: str,
         return
     _view_line(pos)
     s = pos.situation()
-    state = "game over" if s.finished else f"turn {s.turn}, {s.player} to play, step {s.step}"
-    out.print(f"{len(pos.state.board)} tiles on the board; {state}")
+    t = pos.state.turn
+    at_once = g.steps[t.step].at_once
+    waiting = [g.seat_id(p) for p in t.queue] if at_once and t.queue else []
+    who = f"{s.player} to play" if len(waiting) < 2 else \
+        f"{', '.join(waiting[:-1])} and {waiting[-1]} to play at once"
+    state = "game over" if s.finished else f"turn {s.turn}, {who}, step {s.step}"
+    out.print(f"{_laid_summary(g, pos.state)}; {state}")
     # One column per seat, one row per figure: a game with many kinds of piece
     # still fits a narrow terminal, where one column per kind would not.
     seats = [g.seat_id(i) for i in range(pos.state.players)]  # the table's seats

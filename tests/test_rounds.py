@@ -79,7 +79,7 @@ def test_a_player_cannot_act_before_their_place_in_the_order(rules: Rules) -> No
     ruling = pos.adjudicate("cy: gain")
     assert ruling.verdict == "ILLEGAL"
     breach = ruling.moves[0].breaches[0]
-    assert breach.rule is not None and breach.rule.id == "main.act"
+    assert breach.rule is not None and breach.rule.id == "main.order"
     assert breach.message == ("Cy takes step “Act” after Ann, who decides now (still to take "
                               "it, in order: Ann, Bob, Cy)")
     assert pos.adjudicate("gain").verdict == "LEGAL"  # without a seat: whoever decides now

@@ -162,7 +162,9 @@ def findings(rules: Rules, st: State) -> list[AuditFinding]:
     out = []
     for f in found:
         decl = game.audits[f.audit].decl
-        named = words.describe(f.element, f.type)
+        named = (game.laid_card_words(st, f.element, whose=True)
+                 if f.type == "tile" and isinstance(f.element, tuple) else None) \
+            or words.describe(f.element, f.type)
         out.append(AuditFinding(
             audit=f.audit, audit_title=decl.title, rule=rules.cite(f.rule), breach=f.message,
             message=f"{named[:1].upper()}{named[1:]}: {f.message}", where=where(game, st, f),

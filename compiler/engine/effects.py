@@ -223,6 +223,8 @@ class StmtCompiler:
                     adjust(st, src, src_type, res, -got)
                 adjust(st, tgt, tgt_type, res, got)
             short = "" if got == want else f" ({want} due, only {got} left)"
+            if how in (f"{want} {game.title(res, want != 1)}", f"{want} {game.title(res)}"):
+                how = None  # "7 coins: 7 coins" says nothing the amount does not
             if how:
                 holders = {st.areas.find(h) for h, t in ((src, src_type), (tgt, tgt_type))
                            if t == "area" and h is not None and h != POOL}
@@ -384,12 +386,18 @@ class StmtCompiler:
                 if attrs.pop(name, None) is None:
                     return
             else:
+                if attrs.get(name, _MISSING) == v:
+                    return  # nothing changes, and nothing is said
                 attrs[name] = v
             st.tile_attrs[cell] = attrs
             shown = game.seat_id(v) if vtype == "player" and v is not None else v
             where = game.format_cell(cell, env.me)
-            card = st.board[cell][0]
-            said = f"{card} at {where}: {name} " + ("cleared" if v is None else f"is {shown}")
+            card = game.laid_card_words(st, cell, env.me) or f"{st.board[cell][0]} at {where}"
+            phrased = game.describe_card_attribute(name, shown) if v is not None else None
+            if phrased is not None:  # "the Depot at 2,0 has brought 1 point"
+                said = f"{card} {phrased}"
+            else:
+                said = f"{card}: {name} " + ("cleared" if v is None else f"is {shown}")
             note(env, "set" if v is not None else "cleared", rule, said,
                  tile=where, attribute=name, value=shown)
         return set_tile
@@ -562,13 +570,19 @@ class StmtCompiler:
         def remove(env: Env) -> None:
             st = env.state
             cell = tile(env)
+            named = game.laid_card_words(st, cell, env.me)
             card = _take_off(game, st, cell, "removed")
             owner = board_of(cell) if game.per_player else env.me
             zones.put(st, zone.key(owner), card, ordered=zone.ordered)
-            where = "aside, out of the game" if zone.id == "set_aside" else \
-                f"to the {zone.id.replace('_', ' ')}"
-            note(env, "removed", rule, f"{card} at {game.format_cell(cell, env.me)} is taken "
-                 f"off the board and put {where}", card=card, cell=game.format_cell(cell),
+            if named is not None:  # a printed card goes to a zone a reader knows by name
+                said = f"{named} is taken off the board and put on " \
+                       f"{zone_play.zone_title(game, zone.key(owner))}"
+            else:
+                where = "aside, out of the game" if zone.id == "set_aside" else \
+                    f"to the {zone.id.replace('_', ' ')}"
+                said = f"{card} at {game.format_cell(cell, env.me)} is taken off the board " \
+                       f"and put {where}"
+            note(env, "removed", rule, said, card=card, cell=game.format_cell(cell),
                  zone=zone.id)
         return remove
 
@@ -579,13 +593,14 @@ class StmtCompiler:
         def turn_down(env: Env) -> None:
             st = env.state
             cell = tile(env)
+            named = game.laid_card_words(st, cell, env.me)
             card = _take_off(game, st, cell, "turned face down")
             if (card, "down") not in game.catalogue.faces:
                 raise RuleError(f"{card} has no face `down` to turn to")
             st.board[cell] = (card, "down", 0)
             st.frontier = Frontier.rebuild(game.lattice, st.board, game.catalogue)
-            note(env, "turned", rule, f"{card} at {game.format_cell(cell, env.me)} is turned "
-                 f"face down where it lies", card=card, cell=game.format_cell(cell))
+            named = named or f"{card} at {game.format_cell(cell, env.me)}"
+            note(env, "turned", rule, f"{named} is turned face down where it lies", card=card, cell=game.format_cell(cell))
         return turn_down
 
 
@@ -714,9 +729,14 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
         merge_area_values(st, absorbed, into)
     st.turn = st.turn.but(placed=cell)
     used = game.tile_rules.get(card)
-    note(env, "laid", rule,
-         f"{game.seat_name(env.me)} lays {card} (face {face}) at "
-         f"{game.format_cell(cell, env.me)}, rotation {rot}",
+    title = game.card_title(card)
+    if game.plain_card(card):  # a printed card lies face up or down, never turned
+        said = f"{game.seat_name(env.me)} lays the {title}" + \
+            (" face down" if face == "down" else "") + f" at {game.format_cell(cell, env.me)}"
+    else:
+        said = f"{game.seat_name(env.me)} lays {card if title is None else f'the {title} ({card})'}" \
+            f" (face {face}) at {game.format_cell(cell, env.me)}, rotation {rot}"
+    note(env, "laid", rule, said,
          also=(used,) if used else (), card=card, face=face, cell=game.format_cell(cell, env.me),
          rotation=rot)
     env.events.append(("laid", {"tile": cell}))
@@ -777,6 +797,9 @@ def describe_holder(game: Game, st: State, holder: Any, htype: str | None) -> st
     if htype == "player":
         return game.seat_name(holder)
     if htype == "tile":
+        named = game.laid_card_words(st, holder, st.turn.actor)
+        if named is not None:
+            return named
         card = st.board[holder][0] if holder in st.board else "the tile"
         return f"{card} at {game.format_cell(holder, st.turn.actor)}"
     return game.describe_area(st, holder)

@@ -197,7 +197,9 @@ class Explainer:
         if t == "site" and isinstance(value, tuple):
             return g.format_site(value, st.turn.actor if st is not None else None)
         if t == "tile" and isinstance(value, tuple):
-            return f"tile {g.format_cell(value, st.turn.actor if st is not None else None)}"
+            actor = st.turn.actor if st is not None else None
+            named = g.laid_card_words(st, value, actor) if st is not None else None
+            return named or f"tile {g.format_cell(value, actor)}"
         if t == "cell" and isinstance(value, tuple):
             return f"position {g.format_cell(value, st.turn.actor if st is not None else None)}"
         if t == "area" and st is not None:
@@ -208,6 +210,8 @@ class Explainer:
             return "the pool" if value == POOL else g.seat_name(value)
         if t == "kind" and isinstance(value, str):
             return g.title(value)
+        if t == "card" and isinstance(value, str) and g.card_title(value) is not None:
+            return f"the {g.card_title(value)}"
         if t == "bool" or isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, str):
@@ -717,8 +721,9 @@ def _poss(name: str) -> str:
 
 
 def _shown(value: str, text: str) -> str:
-    """" (3)" after a phrase whose value it does not already say."""
-    if text == value or (not value.lstrip("-").isdigit() and (value in text or text in value)):
+    """" (3)" after a phrase whose value it does not already say ("you" says who:
+    "Red is you", not "Red is you (Red)")."""
+    if text == value or text == "you" or (not value.lstrip("-").isdigit() and (value in text or text in value)):
         return ""
     return f" ({value})"
 

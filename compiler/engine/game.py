@@ -259,6 +259,14 @@ class Game:
         after the area. None when clearing changes nothing a reader sees."""
         return self._describe(self.attribute(area_kind, name), name, value, cleared, verb="is")
 
+    def describe_card_attribute(self, name: str, value: Any) -> str | None:
+        """A laid card's attribute in its declared phrase ("has brought 1 point"); None
+        without a phrase (or without a value)."""
+        decl = self.tile_attr_decls.get(name)
+        if decl is None or decl.phrase is None:
+            return None
+        return self._describe(decl, name, value, False, verb="")
+
     def _describe(self, decl: Any, name: str, value: Any, cleared: bool, *, verb: str
                   ) -> str | None:
         """An attribute's change in the words of its declared phrase, or plain words without one.
@@ -459,6 +467,35 @@ class Game:
         else:
             board = actor
         return global_(board, where)
+
+    def card_title(self, card: str) -> str | None:
+        """A printed card's name ("Command Post"), or None for a tile of a tile set, which
+        a reader knows by its id and face."""
+        info = self.cards.cards.get(card)
+        return info.title if info is not None else None
+
+    def plain_card(self, card: str) -> bool:
+        """Whether `card` is a printed card without faces of its own: it lies face up or
+        face down, never turned, so its face and rotation say nothing worth reading."""
+        info = self.cards.cards.get(card)
+        return info is not None and info.synthetic
+
+    def laid_card_words(self, st: State, cell: Cell, actor: int | None = None, *,
+                        whose: bool = False) -> str | None:
+        """A laid printed card as a judge names it: "the Command Post at 2,1" ("…, face
+        down, at 2,1"); with `whose`, on a board per player, "Blue's Command Post at 2,1"
+        (a finding read to the whole table belongs to nobody's turn). None where the cell
+        holds no printed card (a tile keeps its own wording: "tile 2,1")."""
+        laid = st.board.get(cell)
+        title = self.card_title(laid[0]) if laid is not None else None
+        if laid is None or title is None:
+            return None
+        down = ", face down," if laid[1] == "down" and self.plain_card(laid[0]) else ""
+        if whose and self.per_player:
+            seat = self.seat_name(board_of(cell))
+            poss = f"{seat}\u2019" if seat.endswith("s") else f"{seat}\u2019s"
+            return f"{poss} {title}{down} at {self.lattice.format_cell(local(cell))}"
+        return f"the {title}{down} at {self.format_cell(cell, actor)}"
 
     def format_site(self, site: tuple[Cell, str], actor: int | None = None) -> str:
         return f"{self.format_cell(site[0], actor)}:{site[1]}"

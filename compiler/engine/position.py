@@ -363,9 +363,12 @@ class Position:
                 return self._refuse(text, game.actions.get(move.action), [Breach(
                     rule=self.rules.cite(ahead.rule), code="unavailable",
                     message=ahead.message)])
+            # A step taken in a declared order of play is decided by that order's rule.
+            order = game.turn_rules.orders.get(step.order) if step.order and \
+                move.seat in st.turn.queue else None
             return self._refuse(text, game.actions.get(move.action), [Breach(
-                rule=self.rules.cite(step.rule), code="unavailable",
-                message=self._not_theirs(move.seat))])
+                rule=self.rules.cite(order.rule if order and order.rule else step.rule),
+                code="unavailable", message=self._not_theirs(move.seat))])
         if move.action == "pass":
             forced = [g for g in st.turn.grants if g.must and
                       (st.turn.principal if g.player is None else g.player) == st.turn.actor]

@@ -139,6 +139,15 @@ def zone_title(game: Game, key: ZoneKey) -> str:
     return title if title.startswith("the ") else f"the {title}"
 
 
+def card_words(game: Game, card: str) -> str:
+    """A printed card by its name ("the Command Post"); a tile by its id; a card a view
+    does not know, "a hidden card"."""
+    if card == zones.UNKNOWN:
+        return "a hidden card"
+    title = game.card_title(card)
+    return card if title is None else f"the {title}"
+
+
 def _emptied(st: Any, key: ZoneKey) -> None:
     """A revealed zone turns face down again once it is empty."""
     if key in st.revealed and not zones.size(st, key):
@@ -167,16 +176,12 @@ def move_cards(game: Game, cx: ExprCompiler, s: n.Move, note: Callable[..., None
             zones.put(st, dst, card, ordered=ordered)
         _emptied(st, src)
         if cards:
-            shown = ", ".join(_named(c) for c in cards) if len(cards) <= 6 else \
-                f"{len(cards)} cards"
+            shown = ", ".join(card_words(game, c) for c in cards) if len(cards) <= 6 \
+                else f"{len(cards)} cards"
             note(env, "moved", rule, f"{shown} {'goes' if len(cards) == 1 else 'go'} from "
                  f"{zone_title(game, src)} to {zone_title(game, dst)}", cards=cards,
                  origin=zone_title(game, src))
     return move
-
-
-def _named(card: str) -> str:
-    return "a hidden card" if card == zones.UNKNOWN else card
 
 
 def deal(game: Game, cx: ExprCompiler, s: n.Deal, note: Callable[..., None]) -> Run:

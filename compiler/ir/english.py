@@ -39,8 +39,14 @@ class Vocabulary:
     # {card}"); the abilities of card kinds, whose titles read their calls.
     cards: dict[str, str] = field(default_factory=dict)
     card_phrases: dict[str, str] = field(default_factory=dict)
+    # The phrases of yes/no properties and attributes of cards ("is a wild card"), by
+    # name: `it.wild` reads "it is a wild card", `not it.wild` "it is not a wild card".
+    card_flags: dict[str, str] = field(default_factory=dict)
     abilities: dict[str, Any] = field(default_factory=dict)
     zones: dict[str, str] = field(default_factory=dict)  # declared zones' titles, by id
+    # The title of the board every player builds of their own (`board NAME "…" each
+    # player`): "the empty positions next to your station"; None: one shared board.
+    board: str | None = None
     shared_zones: set[str] = field(default_factory=set)
 
     @classmethod
@@ -80,8 +86,15 @@ class Vocabulary:
                     # saying the value ("costs {value} coins") describes a card instead.
                     if p.phrase and "{card}" in p.phrase:
                         v.card_phrases.setdefault(p.name, p.phrase)
+                    elif p.kind == "bool":
+                        v.card_flags.setdefault(p.name, p.phrase or f"is {p.name.replace('_', ' ')}")
+                for a in d.attributes:
+                    if a.type == "bool":
+                        v.card_flags.setdefault(a.name, a.phrase or f"is {a.name.replace('_', ' ')}")
                 for a in d.abilities:
                     v.abilities.setdefault(a.name, a)
+            elif isinstance(d, m.BoardDecl) and d.per_player:
+                v.board = d.title
             elif isinstance(d, m.ZoneDecl) and not d.legacy:
                 v.zones[d.id] = d.title
                 if not d.per_player:
@@ -299,7 +312,7 @@ class English:
         if node.type != "bool" or "{value}" in (self._phrase(node) or "{value}"):
             return None
         phrase = self._phrase(node)
-        if node.obj.type in ("player", "game"):
+        if node.obj.type in ("player", "game", "card", "tile"):
             return agree(x, phrase)  # type: ignore[arg-type]
         return agree(x, f"is {phrase}")
 
@@ -310,6 +323,8 @@ class English:
             return self.v.area_phrases.get(node.name)
         if node.obj.type == "game":
             return self.v.game_phrases.get(node.name)
+        if node.obj.type in ("card", "tile"):  # a card's phrase says the whole predicate
+            return self.v.card_flags.get(node.name)
         return None
 
     def collection(self, node: Any, alias: bool = True) -> str:
@@ -329,7 +344,13 @@ class English:
                     self.value_words(src).removeprefix("the ")
             else:
                 noun = self(src).removeprefix("the ")
-            if node.owner is not None:
+            builtin = LIBRARY.get(src.id) if isinstance(src, n.Name) and \
+                src.ref == "builtin" else None
+            owned = builtin.english_of(self, src, _possessive(self(node.owner))) \
+                if builtin is not None and node.owner is not None else None
+            if owned is not None:
+                text = owned
+            elif node.owner is not None:
                 text = f"{_possessive(self(node.owner))} {noun}"
             else:
                 text = f"the {noun}"

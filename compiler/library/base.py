@@ -79,6 +79,11 @@ class Builtin:
         """A comparison whose left side is this call, read as one phrase ("there are no …")."""
         return None
 
+    def english_of(self, en: English, node: Any, owner: str) -> str | None:
+        """This value narrowed to one player's (`frontier of p`), read as one phrase
+        ("the empty positions next to your station"); None: "<owner's> <value>"."""
+        return None
+
     def mathml(self, mm: MathML, node: n.Call) -> list[str] | None:
         """This call inside a formula; None: its English, as text."""
         return None

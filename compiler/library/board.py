@@ -158,7 +158,14 @@ class Frontier(Builtin):
         return frontier
 
     def english(self, en: English, node: n.Name) -> str:
+        if en.v.board:  # a board per player: the positions next to any of them
+            from compiler.ir.english import article
+            return f"the empty positions next to {article(en.v.board)}"
         return "the empty positions next to the board"
+
+    def english_of(self, en: English, node: n.Name, owner: str) -> str | None:
+        board = en.v.board or "board"
+        return f"the empty positions next to {owner} {board}"
 
 
 @register
