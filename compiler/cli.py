@@ -411,8 +411,12 @@ def compile_(ruleset: str,
     if as_json:
         print(rs.model_dump_json(indent=2, exclude_none=True))
     else:
+        # A game of printed cards counts its cards; a game of tiles its tiles (both if both).
+        pieces = [f"{k} {word}" for k, word in ((len(rs.tiles()), "tiles"),
+                                                (sum(c.copies for c in rs.cards()), "cards"))
+                  if k]
         out.print(f"{rs.id}: {len(rs.all_rules())} rules, {len(rs.all_decls())} declarations, "
-                  f"{len(rs.tiles())} tiles, {len(rs.examples)} examples, "
+                  f"{', '.join(pieces or ['0 tiles'])}, {len(rs.examples)} examples, "
                   f"{len(rs.rulings)} rulings")
 
 

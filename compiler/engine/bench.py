@@ -46,6 +46,9 @@ class Measurement:
     late: list[float]
     judged: list[float]
     compile_time: float
+    # Without a stack of tiles to count (a card game), early and late are the first and
+    # last quarter of each game's decisions, and the "full board" is the last quarter's.
+    by_decisions: bool = False
 
     def report(self) -> dict[str, str]:
         """The table `rulebook bench` prints."""
@@ -60,9 +63,12 @@ class Measurement:
                      f"{self.decisions} decisions",
             "games per second": f"{self.games / self.elapsed:.1f}",
             "decisions per second": f"{self.decisions / self.elapsed:.0f}",
-            "time per decision, early (first quarter of tiles)": ms(self.early),
-            "time per decision, late (last quarter of tiles)": ms(self.late),
-            "adjudication on a full board": ms(self.judged),
+            **({"time per decision, early (first quarter of the game)": ms(self.early),
+                "time per decision, late (last quarter of the game)": ms(self.late),
+                "adjudication late in the game": ms(self.judged)} if self.by_decisions else
+               {"time per decision, early (first quarter of tiles)": ms(self.early),
+                "time per decision, late (last quarter of tiles)": ms(self.late),
+                "adjudication on a full board": ms(self.judged)}),
             "compile time (parse, check, build tables)": f"{self.compile_time * 1000:.0f} ms",
         }
 
@@ -167,12 +173,14 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
     full_board: Position | None = None
     t0 = time.perf_counter()
     decisions = 0
+    total = 0
     for g in range(games):
         # The same driver as random play: chance (a die, a draw) is decided by the
         # seeded generator through `play`, as `rulebook play` does.
         rng = random.Random(g)
         pos, _ = Position.set_up(rules, players, seed=g, sampler=rng)
         total = zones.size(pos.state, STACKS)
+        timeline: list[tuple[float, Position]] = []
         while not pos.finished:
             t = time.perf_counter()
             moves = pos.legal_moves()
@@ -187,11 +195,20 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
                                         f"{pos.state.turn.number}: {why}") from None
             spent = time.perf_counter() - t
             decisions += 1
+            if not total:
+                timeline.append((spent, pos))
+                continue
             placed = len(pos.state.board)
             (early if placed <= total // 4 else late if placed >= 3 * total // 4 else []).append(
                 spent)
             if not pos.finished and placed >= total - players:
                 full_board = pos
+        if timeline:  # no tiles to count: quarters of the game's own decisions
+            quarter = len(timeline) // 4
+            early += [t for t, _ in timeline[:quarter]]
+            late += [t for t, _ in timeline[len(timeline) - quarter:]]
+            full_board = next((p for _, p in reversed(timeline[:len(timeline) - quarter])
+                               if not p.finished), full_board)
     elapsed = time.perf_counter() - t0
 
     judged: list[float] = []
@@ -204,4 +221,5 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
             full_board.adjudicate(text)
             judged.append(time.perf_counter() - t)
 
-    return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time)
+    return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time,
+                       by_decisions=not total)
