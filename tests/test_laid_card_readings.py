@@ -33,8 +33,9 @@ def rules() -> Rules:
 def table_json(cards: list[tuple[Any, ...]], *, credits: dict[str, int] | None = None,
                points: dict[str, int] | None = None, chosen: dict[str, list[str]] | None = None,
                hands: dict[str, list[str]] | None = None, step: str = "act",
-               waiting: tuple[str, ...] = ("red",), turn: int = 3) -> dict[str, Any]:
-    """Year 1, turn `turn`: every player's main reactor at 0,0 (red's with 2 crystals),
+               waiting: tuple[str, ...] = ("red",), turn: int = 3, year: int = 1
+               ) -> dict[str, Any]:
+    """Year `year`, turn `turn`: every player's main reactor at 0,0 (red's with 2 crystals),
     then `cards` as (seat, x,y, card, crystals, attributes)."""
     laid = [(s, "0,0", "main_reactor", 2 if s == "red" else 0, {}) for s in SEATS] + cards
     tiles = [{"board": s, "at": at, "tile": c, "face": "front", "rotation": 0,
@@ -52,9 +53,10 @@ def table_json(cards: list[tuple[Any, ...]], *, credits: dict[str, int] | None =
                   "reactors": [["reactor_card"] * 9], "discards": [[]],
                   "race_token": {s: [] for s in SEATS}, "objectives": [[]],
                   "secret_objective": {s: [] for s in SEATS}},
-        "turn": {"number": turn, "player": "red", "step": step, "taken": 0, "arrived": [],
+        "turn": {"number": (year - 1) * 6 + turn, "player": "red", "step": step, "taken": 0, "arrived": [],
                  "grants": [], "pending": [], "waiting": list(waiting)},
-        "game": {"round": 1, "turn": turn, "turns": 6, "attributes": {"clockwise": True}},
+        "game": {"round": year, "turn": turn, "turns": 6,
+                 "attributes": {"clockwise": year in (1, 3)}},
         "finished": False}
 
 
@@ -148,3 +150,25 @@ def test_replay_counts_the_cards_of_each_station(rules: Rules, tmp_path: Path) -
     assert result.output.splitlines()[0] == (
         "Red’s station 2 cards, Blue’s station 1 card, Green’s station 1 card; "
         "turn 3, red, blue and green to play at once, step choose")
+
+
+def test_an_unreadable_move_shows_cards_as_card(rules: Rules) -> None:
+    pos = table(rules, [], chosen={"red": ["turret"]})
+    ruling = pos.adjudicate("red: biuld turret")
+    assert ruling.verdict == "UNREADABLE"
+    detail = ruling.moves[0].breaches[0].detail or ""
+    assert "build CARD at x,y[ paying x,y x,y ...]  (build a location)" in detail
+    assert "TILE" not in detail
+
+
+def test_a_tie_on_points_is_broken_by_the_locations_in_each_station(rules: Rules) -> None:
+    # Source: between tied players, more locations in the station (reactors not counted) wins.
+    pos = table(rules, [("red", "1,0", "admin_block", 0, {}), ("red", "2,0", "spa", 0, {}),
+                        ("blue", "1,0", "admin_block", 0, {}),
+                        ("blue", "0,1", "reactor_card", 1, {})],
+                points={"red": 30, "blue": 29, "green": 10}, credits={"red": 2, "blue": 2},
+                chosen={"green": ["lab"]}, waiting=("green",), turn=6, year=4)
+    # Blue's main reactor is empty: 1 point more at the end, and 30 each.
+    assert said(pos, "green: sell lab")[-1] == (
+        "Red tied with Blue on 30 victory points; Red wins on most locations in each station, "
+        "reactors not counted (2 against 1)")

@@ -348,9 +348,14 @@ class Notation:
         """The action's notation with each parameter shown by its type: `send x,y:site`."""
         types = {p.name: p.type for p in action.params}
 
+        # A game of printed cards and no tile sets names a card CARD, not TILE.
+        cards_only = bool(self.game.cards.cards) and not self.game.ruleset.tiles()
+
         def show(m: re.Match[str]) -> str:
             t = types.get(m.group(1), "str")
             one = SHAPES.get(t.removeprefix("set:"), m.group(1).upper())
+            if one == "TILE" and cards_only:
+                one = "CARD"
             return f"{one} {one} ..." if t.startswith("set:") else one
         return re.sub(r"\{(\w+)\}", show, template(action))
 
