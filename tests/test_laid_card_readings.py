@@ -172,3 +172,14 @@ def test_a_tie_on_points_is_broken_by_the_locations_in_each_station(rules: Rules
     assert said(pos, "green: sell lab")[-1] == (
         "Red tied with Blue on 30 victory points; Red wins on most locations in each station, "
         "reactors not counted (2 against 1)")
+
+
+def test_a_card_turned_face_down_keeps_its_place(rules: Rules) -> None:
+    # Source: a wrongly built location turned face down "takes up its place and cannot
+    # be replaced by any other".
+    model = table_json([("red", "2,0", "spa", 0, {})], chosen={"red": ["bar"]})
+    model["tiles"].append({"board": "red", "at": "1,0", "tile": "control_room", "face": "down",
+                           "rotation": 0, "holds": {}, "attributes": {}})
+    pos = position_from_model(rules, PositionModel.model_validate(model))
+    assert refused(pos, "red: build bar at 1,0") == [
+        "6.1.2 position 1,0 is taken: the Control Room lies there face down"]

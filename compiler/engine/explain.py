@@ -656,6 +656,12 @@ class Explainer:
                 return wrong
         if type_ == "piece" and value not in st.pieces:
             return Reason("there is no such piece on the board")
+        if type_ == "cell" and isinstance(value, tuple) and value in st.board:
+            laid = st.board[value]
+            named = g.card_title(laid[0])
+            if named is not None:  # a printed card already lies there (face down, perhaps)
+                down = " face down" if laid[1] == "down" and g.plain_card(laid[0]) else ""
+                return Reason(f"{said} is taken: the {named} lies there{down}")
         if coll.owner is not None and type_ == "piece":
             owner = self.safe(coll.owner, ctx)
             p = st.pieces[value]
