@@ -183,3 +183,12 @@ def test_a_card_turned_face_down_keeps_its_place(rules: Rules) -> None:
     pos = position_from_model(rules, PositionModel.model_validate(model))
     assert refused(pos, "red: build bar at 1,0") == [
         "6.1.2 position 1,0 is taken: the Control Room lies there face down"]
+
+
+def test_a_player_without_credits_cannot_hold_one_out_for_the_college(rules: Rules) -> None:
+    # The College asks each other player for 1 credit or none; blue has none.
+    model = table_json([], chosen={"red": ["college"]}, credits={"red": 5, "blue": 0},
+                       hands={"red": ["bar"], "blue": ["lab"], "green": ["market"]})
+    pos = position_from_model(rules, PositionModel.model_validate(model))
+    assert refused(pos, "red: build college at 1,0 paying 0,0; blue: college 1") == [
+        "8.3 1 is more than the smallest of 1 and your credits (0)"]

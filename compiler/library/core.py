@@ -16,6 +16,7 @@ from compiler.library.base import Builtin, Fn, register
 if TYPE_CHECKING:
     from compiler.check.types import Scope, TypeChecker
     from compiler.engine.evaluate import Env, ExprCompiler
+    from compiler.engine.explain import Ctx, Explainer, Reason
     from compiler.ir.english import English
     from compiler.rulebook.mathml import MathML
 
@@ -239,7 +240,9 @@ class _Extreme(Builtin):
         return "int"
 
     def english(self, en: English, node: n.Call) -> str:
-        return f"the {self.word} of {', '.join(en(a) for a in node.args)}"
+        said = [en(a) for a in node.args]
+        listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+        return f"the {self.word} of {listed}"
 
     def mathml(self, mm: MathML, node: n.Call) -> list[str] | None:
         from compiler.rulebook.mathml import APPLY, _fenced, _mo
@@ -357,6 +360,21 @@ class Upto(Builtin):
 
     def english(self, en: English, node: n.Call) -> str:
         return f"a number from 0 to {en(node.args[0])}"
+
+    def why_not_in(self, ex: Explainer, value: Any, node: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """"1 is more than the smallest of 1 and your coins (0)": the top, with its value."""
+        from compiler.engine.explain import _UNKNOWN, Reason
+        top = ex.safe(node.args[0], ctx)
+        if top is _UNKNOWN or not isinstance(value, int) or not isinstance(top, int):
+            return None
+        if value < 0:
+            return Reason(f"{value} is less than 0")
+        if value <= top:
+            return None
+        words = ex.words(ctx)(node.args[0])
+        shown = "" if words == str(top) else f" ({top})"
+        return Reason(f"{value} is more than {words}{shown}")
 
 
 @register
