@@ -223,7 +223,8 @@ class StmtCompiler:
                     adjust(st, src, src_type, res, -got)
                 adjust(st, tgt, tgt_type, res, got)
             short = "" if got == want else f" ({want} due, only {got} left)"
-            if how in (f"{want} {game.title(res, want != 1)}", f"{want} {game.title(res)}"):
+            if how and how in (f"{want} {game.title(res, want != 1)}",
+                               f"{want} {game.title(res)}"):
                 how = None  # "7 coins: 7 coins" says nothing the amount does not
             if how:
                 holders = {st.areas.find(h) for h, t in ((src, src_type), (tgt, tgt_type))
