@@ -601,7 +601,8 @@ class StmtCompiler:
             st.board[cell] = (card, "down", 0)
             st.frontier = Frontier.rebuild(game.lattice, st.board, game.catalogue)
             named = named or f"{card} at {game.format_cell(cell, env.me)}"
-            note(env, "turned", rule, f"{named} is turned face down where it lies", card=card, cell=game.format_cell(cell))
+            note(env, "turned", rule, f"{named} is turned face down where it lies", card=card,
+                 cell=game.format_cell(cell))
         return turn_down
 
 
@@ -735,8 +736,9 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
         said = f"{game.seat_name(env.me)} lays the {title}" + \
             (" face down" if face == "down" else "") + f" at {game.format_cell(cell, env.me)}"
     else:
-        said = f"{game.seat_name(env.me)} lays {card if title is None else f'the {title} ({card})'}" \
-            f" (face {face}) at {game.format_cell(cell, env.me)}, rotation {rot}"
+        named = card if title is None else f"the {title} ({card})"
+        said = f"{game.seat_name(env.me)} lays {named} (face {face}) at " \
+               f"{game.format_cell(cell, env.me)}, rotation {rot}"
     note(env, "laid", rule, said,
          also=(used,) if used else (), card=card, face=face, cell=game.format_cell(cell, env.me),
          rotation=rot)

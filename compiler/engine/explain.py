@@ -729,7 +729,8 @@ def _poss(name: str) -> str:
 def _shown(value: str, text: str) -> str:
     """" (3)" after a phrase whose value it does not already say ("you" says who:
     "Red is you", not "Red is you (Red)")."""
-    if text == value or text == "you" or (not value.lstrip("-").isdigit() and (value in text or text in value)):
+    if text == value or text == "you" or (
+            not value.lstrip("-").isdigit() and (value in text or text in value)):
         return ""
     return f" ({value})"
 

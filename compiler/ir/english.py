@@ -87,10 +87,12 @@ class Vocabulary:
                     if p.phrase and "{card}" in p.phrase:
                         v.card_phrases.setdefault(p.name, p.phrase)
                     elif p.kind == "bool":
-                        v.card_flags.setdefault(p.name, p.phrase or f"is {p.name.replace('_', ' ')}")
+                        v.card_flags.setdefault(
+                            p.name, p.phrase or f"is {p.name.replace('_', ' ')}")
                 for a in d.attributes:
                     if a.type == "bool":
-                        v.card_flags.setdefault(a.name, a.phrase or f"is {a.name.replace('_', ' ')}")
+                        v.card_flags.setdefault(
+                            a.name, a.phrase or f"is {a.name.replace('_', ' ')}")
                 for a in d.abilities:
                     v.abilities.setdefault(a.name, a)
             elif isinstance(d, m.BoardDecl) and d.per_player:
