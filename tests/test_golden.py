@@ -19,7 +19,8 @@ from compiler.engine.position import Rules
 from compiler.load import load_ruleset_dir, ruleset_dirs
 
 GOLDEN = Path(__file__).parent / "golden"
-PLAYERS = {"trian_teams_3v3": 6, "trian_teams": 4, "trian_six": 5}
+PLAYERS = {"trian_teams_3v3": 6, "trian_teams": 4, "trian_six": 5,
+           "among_the_stars_two": 2, "among_the_stars_two_aggressive": 2}
 DECISIONS = 120
 
 
