@@ -239,6 +239,51 @@ class SiteArea(KernelAttribute):
         return f"the area of {x}"
 
 
+# ------------------------------------------------------------------- cells
+
+
+class _Coordinate(KernelAttribute):
+    """A cell's coordinate as its own board counts it (`first tile at` is 0,0 there).
+
+    Why: a bounded table ("the station may not grow past the edge of the table")
+    is a limit on where a cell lies, which no count of tiles or hops can say. On
+    boards per player the plane's offset of a player's board is taken off, so
+    the numbers are the ones positions and notation show.
+    """
+
+    of = "cell"
+    index: int
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        from compiler.kernel.boards import local
+        i = self.index
+        if cx.game.per_player:
+            return lambda env: None if (c := obj(env)) is None else local(c)[i]
+        return lambda env: None if (c := obj(env)) is None else c[i]
+
+
+@register_attribute
+class CellX(_Coordinate):
+    name, returns, index = "x", "int", 0
+    summary = ("A cell's first coordinate, as positions write it (`x,y`): on a square "
+               "board, how far right of the first tile it lies.")
+    example = "count(frontier where it.x >= 0 and it.x <= 2)"
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the x coordinate of {x}"
+
+
+@register_attribute
+class CellY(_Coordinate):
+    name, returns, index = "y", "int", 1
+    summary = ("A cell's second coordinate, as positions write it (`x,y`): on a square "
+               "board, how far below the first tile it lies.")
+    example = "count(frontier where it.y <= 0)"
+
+    def english(self, en: English, node: n.Attr, x: str) -> str:
+        return f"the y coordinate of {x}"
+
+
 # ------------------------------------------------------------------- areas
 
 
