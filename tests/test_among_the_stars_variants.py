@@ -62,3 +62,18 @@ def test_limited_space_keeps_every_station_within_its_own_five_by_four() -> None
     for c in cells:
         x, y = local(c)
         assert -2 <= x <= 2 and 0 <= y <= 3, (board_of(c), x, y)
+
+
+def test_a_position_in_the_aggressive_first_year_has_six_turns_and_a_later_year_seven() -> None:
+    """The round's length is read for the round the position gives (`turns if game.year
+    == 1 then 6 else 7`), not for whatever round the empty state had before."""
+    from compiler.engine.formats import position_from_model
+    from compiler.engine.scenario import model_from_facts
+    rules = Rules(load_ruleset("among_the_stars_aggressive"))
+    examples = {e.id: e for e in rules.ruleset.examples}
+    first = position_from_model(rules, model_from_facts(
+        rules, examples["aggressive_conflicts_join_the_deck"].given))
+    later = position_from_model(rules, model_from_facts(
+        rules, examples["aggressive_seventh_turn"].given))
+    assert (first.state.turn.round, first.state.turn.round_turns) == (1, 6)
+    assert (later.state.turn.round, later.state.turn.round_turns) == (2, 7)

@@ -214,6 +214,9 @@ def read_game_block(builder: Any, st: Any, n: int) -> None:
         if rnd > count:
             builder.bad("game.round", f"the game has {count} {rules.round.title}s, not {rnd}")
         if turns is None:
+            # The length may depend on which round it is (`turns if game.year == 1 then 6
+            # else 7`): the round the position gives is read, not the one the state had.
+            st.turn = st.turn.but(round=rnd)
             env = Env(game, st)
             try:
                 turns = rules.round_turns(env) if rules.round_turns else 1
