@@ -40,6 +40,7 @@ def in_zone(pos: Position, name: str, seat: int = -1) -> tuple[str | None, ...]:
     ("among_the_stars_aggressive", 3, 0),
     ("among_the_stars_aggressive", 4, 0),
     ("among_the_stars_all_in_one", 3, 24),
+    ("among_the_stars_two_aggressive", 2, 0),
 ])
 def test_a_game_played_out_leaves_the_deck_the_variant_says(
         name: str, players: int, left: int) -> None:
