@@ -19,6 +19,7 @@ from compiler.check.chance import check_start
 from compiler.check.simultaneous import SimultaneousChecks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
+from compiler.check.examples import ExampleFactChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
@@ -27,7 +28,7 @@ from compiler.ir.prose import GENERATED_PAGES, prose_refs
 from compiler.kernel.lattice import LATTICES
 
 
-class Checker(TurnsChecks, AuditChecks, SimultaneousChecks):
+class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
     def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
         self.rs = ruleset
         self.src = sources
@@ -586,6 +587,10 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks):
             for f in e.expect:
                 if f.fact == "breach":
                     self.check_breach_expectation(f)
+                elif f.fact == "card":
+                    self.check_card_fact(f)
+                elif f.fact == "value":
+                    self.check_value_expectation(f)
                 if f.fact == "illegal":
                     for rid in f.args:
                         if isinstance(rid, str) and rid not in self.sy.rules:
@@ -619,7 +624,9 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks):
         steps = self.sy.steps
         for f in e.given:
             a = f.args
-            if f.fact == "turn":
+            if f.fact == "card":
+                self.check_card_fact(f)
+            elif f.fact == "turn":
                 if a[0] < 1:
                     self.report(f.loc, "range", f"turns are counted from 1, not {a[0]}",
                                 focus=str(a[0]))

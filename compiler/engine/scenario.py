@@ -20,7 +20,7 @@ from compiler.engine.formats import (
     AreaState, GameState, PieceAt, PlayerState, PositionError, PositionModel, TileAt, TurnState,
     position_from_model,
 )
-from compiler.engine import chance, zone_facts
+from compiler.engine import card_facts, chance, zone_facts
 from compiler.engine.evaluate import ChanceError, Env
 from compiler.engine.position import Position, Rules
 from compiler.engine.ruling import Effect, Ruling
@@ -106,6 +106,8 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
             waiting = [str(x) for x in a]
         elif f.fact == "zone":
             zone_facts.given(held, rules.game, a)
+        elif f.fact == "card":
+            tiles.append(card_facts.laid_card(rules, a))
     for t in tiles:
         t.holds.update(on_tiles.pop(t.at, {}))
     if on_tiles:
@@ -296,6 +298,10 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
     if f.fact in ("game", "round", "waiting"):
         from compiler.engine.rounds import expectation_problem
         return expectation_problem(after, f)
+    if f.fact in ("card", "no_card"):
+        return card_facts.card_problem(after, f)
+    if f.fact == "value":
+        return card_facts.value_problem(after, f)
     if f.fact in ("breach", "no_breach"):
         return audit_expectation(after.rules, after.state, f)
     return f"unknown expectation {f.fact}"

@@ -457,8 +457,11 @@ class PositionFact(Node):
         "players", "turn", "tile", "piece", "amount", "area", "player", "supply", "stacks",
         "legal", "illegal", "delta", "no_piece", "closed", "open", "winner", "step",
         "game", "round", "waiting", "zone", "zone_size", "breach", "no_breach", "start",
+        "card", "no_card", "value",
     ]
-    args: list[str | int | None | list[str | None]] = []
+    # Words and numbers as written; a card fact adds a flag and its `with` pairs,
+    # `expect value` an expression (typed by the checker, evaluated by the engine).
+    args: list[Any] = []
 
 
 class Example(Node):

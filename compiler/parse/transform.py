@@ -17,6 +17,7 @@ from compiler.ir import cards as cd
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.parse.transform_audits import AuditsMixin
+from compiler.parse.transform_facts import FactsTransformer
 from compiler.parse.transform_cards import CardsTransformer
 from compiler.parse.transform_chance import ChanceMixin
 from compiler.parse.transform_simultaneous import SimultaneousMixin
@@ -81,7 +82,7 @@ def _tags(children: list[Any]) -> dict[str, Any]:
 
 @v_args(meta=True)
 class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, AuditsMixin,
-           ChanceMixin):
+           ChanceMixin, FactsTransformer):
     """Builds IR nodes; `file` is recorded in every location.
 
     Non-recursive, so deep nesting is reported by `parse_rules` as too deep

@@ -49,7 +49,8 @@ KEYWORDS: tuple[str, ...] = (
     "right", "rotation", "round", "rule", "ruleset", "ruling", "same", "score", "seats", "set",
     "settles", "some", "source", "stack", "stacks", "start", "step", "subtitle", "suffix",
     "supply", "teams", "term", "text", "then", "tile", "tiles", "title", "to", "top", "turn",
-    "turns", "unlimited", "use", "version", "vs", "waiting", "when", "where", "winner", "with",
+    "turns", "unlimited", "use", "value", "version", "vs", "waiting", "when", "where", "winner",
+    "with",
     # zones (slice S4 of issue 10)
     "deal", "hidden", "ordered", "piles", "private", "public", "reveal", "rotate", "shared",
     "showing", "shuffle", "unordered", "zone",

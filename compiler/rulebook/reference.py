@@ -1709,6 +1709,54 @@ CONSTRUCTS: list[Construct] = [
         shows=("pos_start", "start_seed", "start_setup"),
         ir=("Example", "PositionFact")),
     Construct(
+        name="laid cards and values in examples", grammar_rule="pos_card", group=E,
+        context="top", also=("face_down", "card_values", "card_value"),
+        summary="`card ID at CELL` lays a printed card in a position, its first face up, or "
+                "`down`; `with NAME VALUE, …` gives what it holds and its own attributes. "
+                "`expect card ID at CELL [down] [with …]` and `expect no card at CELL` check "
+                "the board after the moves. `expect value EXPR is VALUE` checks anything the "
+                "rules can compute, each seat's id standing for that player; the checker "
+                "types the expression, and a failure says what the engine found.",
+        example='''
+            chapter huts "Huts" {
+                rule huts.cards "Hut cards" {
+                    step act "Act": may research
+                    card kind hut "hut" plural "huts" {
+                        holds gold
+                        attribute filled: int "filled {value} times"
+                    }
+                }
+            }
+
+            cards hutcards "Hut cards" of hut {
+                card hut1 "Hut" { }
+                card hut2 "Hut" { }
+                card hut3 "Hut" { }
+            }
+
+            example huts_kept "Research leaves the huts alone" {
+                illustrates main.research
+                given {
+                    players red, blue
+                    turn 3 red step act
+                    card hut1 at 0,0 with gold 1, filled 2
+                    card hut2 at 1,0 down
+                    points red 4
+                }
+                play "research"
+                expect card hut1 at 0,0 with gold 1, filled 2
+                expect card hut2 at 1,0 down
+                expect no card at 2,0
+                expect value count(tiles) is 2
+                expect value red.points + 1 is 6
+            }
+        ''',
+        shows=("pos_card", "face_down", "card_values", "card_value", "expect_card",
+               "expect_no_card", "expect_value"),
+        ir=("Example", "PositionFact"),
+        replaces=("areas", "tileset", "use tiles", "stacks", "steps", "build", "lay_tile",
+                  "set_aside")),
+    Construct(
         name="illegal moves", grammar_rule="expectation", group=E, context="top",
         summary="An example may show a move the rules forbid. It names the rules that forbid "
                 "it, and the engine must cite exactly those.",

@@ -1,0 +1,129 @@
+"""Example facts about laid cards, and `expect value`.
+
+A worked example can lay a card with what it holds and remembers (`card hut1 at
+red/1,0 with wood 1, filled 2`), expect a card face down where it lies, and
+expect any value the rules can compute (`expect value count(tiles of red) is
+3`). Mistakes are reported at their line before anything runs; a value that
+differs says what the engine found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.diagnostics import CompileError
+from compiler.engine.position import Rules
+from compiler.engine.scenario import model_from_facts, run_example
+from compiler.engine.formats import position_from_model
+from compiler.load import load_files, load_ruleset
+
+OUTPOSTS = Path(__file__).parent / "rulesets" / "outposts"
+
+GIVEN = """
+    given {
+        players red, blue
+        turn 3 red step act
+        card t1 at red/0,0
+        card hut1 at red/1,0 with filled 1
+        card t2 at red/2,0
+        card hut2 at red/0,1 with wood 1, filled 2
+        card t3 at blue/0,0
+        stacks [t4, t5]
+    }
+"""
+
+
+def with_example(tmp_path: Path, body: str) -> Path:
+    """The outposts fixture with one more example, written in `tmp_path`."""
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8")
+    source += f'\nexample extra "An extra example" {{\n    illustrates camp.clearing\n{body}}}\n'
+    (tmp_path / "outposts.rules").write_text(source, encoding="utf-8")
+    return tmp_path / "outposts.rules"
+
+
+def line(tmp_path: Path, written: str) -> int:
+    """The line of the extra example that says `written`."""
+    text = (tmp_path / "outposts.rules").read_text(encoding="utf-8")
+    return text[:text.rindex(written)].count("\n") + 1
+
+
+def failures(tmp_path: Path, body: str) -> list[str]:
+    rules = Rules(load_ruleset(with_example(tmp_path, body).parent))
+    [ex] = [e for e in rules.ruleset.examples if e.id == "extra"]
+    return run_example(rules, ex).failures
+
+
+def diagnostics(tmp_path: Path, body: str) -> list[str]:
+    try:
+        load_files([with_example(tmp_path, body)])
+    except CompileError as e:
+        return [f"{d.line}: {d.message}" + (f" (hint: {d.hint})" if d.hint else "")
+                for d in e.diagnostics]
+    return []
+
+
+@pytest.fixture(scope="module")
+def rules() -> Rules:
+    return Rules(load_ruleset(OUTPOSTS))
+
+
+def test_a_card_given_with_what_it_holds_and_remembers_lies_so(rules: Rules) -> None:
+    [ex] = [e for e in rules.ruleset.examples if e.id == "clearing_a_hut_at_the_edge"]
+    st = position_from_model(rules, model_from_facts(rules, ex.given)).state
+    hut = rules.game.parse_cell("red/1,0", None, st.players)
+    assert st.board[hut][0:2] == ("hut1", "front")
+    assert st.tile_res[hut] == {"wood": 1}
+    assert st.tile_attrs[hut] == {"filled": 2}
+
+
+def test_a_hut_cleared_where_it_holds_the_camp_together_is_expected_face_down(
+        tmp_path: Path) -> None:
+    assert failures(tmp_path, GIVEN + '    play "clear 1,0"\n'
+                                      "    expect card hut1 at red/1,0 down\n") == []
+
+
+def test_a_card_expected_face_down_that_lies_face_up_fails_saying_so(tmp_path: Path) -> None:
+    said = failures(tmp_path, GIVEN + '    play "clear 1,0"\n'
+                                      "    expect card hut2 at red/0,1 down\n")
+    n = line(tmp_path, "expect card hut2")
+    assert said == [f"expected hut2 at red/0,1 to lie face down, but it lies face up (line {n})"]
+
+
+def test_what_a_card_remembers_is_compared_after_the_moves(tmp_path: Path) -> None:
+    said = failures(tmp_path, GIVEN + '    play "clear 1,0"\n'
+                                      "    expect card hut2 at red/0,1 with wood 1, filled 3\n"
+                                      "    expect no card at red/1,0\n")
+    n = line(tmp_path, "expect card hut2")
+    assert said == [f"expected filled of hut2 at red/0,1 to be 3, but it is 2 (line {n})",
+                    f"expected no card at red/1,0, but hut1 lies there (line {n + 1})"]
+
+
+def test_an_expected_value_that_differs_says_what_the_engine_found(tmp_path: Path) -> None:
+    said = failures(tmp_path, GIVEN + '    play "clear 1,0"\n'
+                                      "    expect value count(tiles of red) is 5\n"
+                                      "    expect value count(tiles of blue) is 1\n"
+                                      "    expect value red.points is 0\n")
+    n = line(tmp_path, "expect value count(tiles of red)")
+    assert said == [f"expected the number of red’s tiles to be 5, but it is 4 (line {n})"]
+
+
+def test_an_expected_value_of_the_wrong_type_is_reported_at_its_line(tmp_path: Path) -> None:
+    said = diagnostics(tmp_path, GIVEN + "    expect value count(tiles of red) is true\n"
+                                         "    expect value tiles of red is 3\n")
+    n = line(tmp_path, "expect value count")
+    assert said == [
+        f"{n}: the value is a number, not `true`: write a whole number",
+        f"{n + 1}: `expect value` compares one value, but this is a collection of tiles "
+        "(hint: count it: `count(…)`)"]
+
+
+def test_a_card_fact_naming_what_no_laid_card_has_is_reported_with_a_suggestion(
+        tmp_path: Path) -> None:
+    said = diagnostics(tmp_path, GIVEN + "    expect card hut9 at red/1,0 with filed 2\n")
+    n = line(tmp_path, "expect card hut9")
+    assert said == [f"{n}: there is no card `hut9` in this game "
+                    "(hint: did you mean `hut2` or `hut1`?)",
+                    f"{n}: a laid card has no attribute or holding `filed` "
+                    "(hint: did you mean `filled`?)"]
