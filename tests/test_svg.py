@@ -199,3 +199,48 @@ def test_three_cards_match_their_golden_pictures() -> None:
     game = _bazaar().game
     for card in ("bakery_night", "forge", "spice"):
         matches_snapshot(f"bazaar.card.{card}.svg", card_svg(game, card) + "\n")
+
+
+def _outposts_example(ex_id: str):
+    from compiler.load import load_ruleset
+    rules = Rules(load_ruleset(Path(__file__).parent / "rulesets" / "outposts"))
+    ex = next(e for e in rules.ruleset.examples if e.id == ex_id)
+    return run_example(rules, ex)
+
+
+def _label_boxes(root: ET.Element) -> dict[str, tuple[str, float]]:
+    """Each board's label: its seat name, its colour and where it stands across."""
+    out = {}
+    for g in groups(root, "board-label"):
+        t = g.find(f"{SVG}text")
+        assert t is not None
+        out[t.text or ""] = (t.get("fill", ""), float(t.get("x", "0")))
+    return out
+
+
+def test_each_players_board_is_drawn_apart_and_labelled_with_its_seat() -> None:
+    res = _outposts_example("first_tile_of_a_camp")
+    root = parse(board_svg(res.before.game, res.before.state))
+    labels = _label_boxes(root)
+    assert {k: v[0] for k, v in labels.items()} == {"Red": "#c0392b", "Blue": "#2f80ed"}
+    assert labels["Red"][1] < labels["Blue"][1]  # in seat order, left to right
+    # Red's two tiles in red's own coordinates; blue's empty board shows its origin.
+    assert sorted(t for t in titles(root) if ": tile" in t) == [
+        "0,0: tile t1, face front, turned 0", "1,0: tile t2, face front, turned 0"]
+    assert len([p for p in root.iter(f"{SVG}polygon") if p.get("class") == "empty"]) == 1
+    width = float(root.get("viewBox", "").split()[2])
+    assert width < 1000  # the boards sit side by side, not thousands of cells apart
+
+
+def test_a_card_face_down_on_a_players_board_is_drawn_as_its_back() -> None:
+    res = _outposts_example("clearing_a_bridge")
+    before = _texts(parse(board_svg(res.before.game, res.before.state)))
+    after = _texts(parse(board_svg(res.after.game, res.after.state)))
+    assert "Hut" in before and "face down" not in before
+    assert "face down" in after and "Hut" not in after
+
+
+def test_what_a_laid_card_holds_is_written_on_it() -> None:
+    res = _outposts_example("burning_wood")
+    assert _texts(parse(board_svg(res.before.game, res.before.state))).count("1 wood") == 2
+    assert "1 wood" not in _texts(parse(board_svg(res.after.game, res.after.state)))

@@ -28,6 +28,7 @@ from typing import Any
 from compiler.engine.game import Game
 from compiler.engine.state import State
 from compiler.ir.english import counted
+from compiler.kernel.boards import board_of, global_, local
 from compiler.kernel.lattice import Cell, Point
 from compiler.kernel.tiles import FaceInfo
 
@@ -358,28 +359,36 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
     are outlined with a dashed line.
     """
     lattice = game.lattice
-    drawings: dict[Cell, FaceDrawing] = {}
-    for cell, (card, face, rot) in sorted(state.board.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        info = game.catalogue.face(card, face)
-        drawings[cell] = FaceDrawing(game, info, lattice.polygon(cell, size), rot)
-    ghost_drawing = None
-    if ghost is not None and all(v is not None for v in ghost):
-        gcard, gface, gcell, grot = ghost
-        if (gcard, gface) in game.catalogue.faces:
-            ghost_drawing = FaceDrawing(game, game.catalogue.face(gcard, gface),
-                                        lattice.polygon(gcell, size), int(grot) % lattice.sides)
     marks = list(marks)
     arrows = list(arrows)
     marked = [site[0] for site, _ in marks if site is not None]
     marked += [site[0] for pair in arrows for site in pair if site is not None]
-    empties = list(dict.fromkeys(c for c in [*empty_cells, *marked] if c not in drawings))
+    ghost_cell = ghost[2] if ghost is not None and all(v is not None for v in ghost) else None
+    extra = [*empty_cells, *marked]
+    if game.per_player:  # the origin of a board nobody has built on yet shows where it starts
+        extra += [global_(p, game.first_cell) for p in range(state.players)
+                  if not any(board_of(c) == p for c in state.board)]
+    layout = _Layout(game, state, size, [*state.board, *extra] +
+                     ([ghost_cell] if ghost_cell is not None else []))
+    poly = layout.polygon
+    drawings: dict[Cell, FaceDrawing] = {}
+    for cell, (card, face, rot) in sorted(state.board.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        info = game.catalogue.face(card, face)
+        drawings[cell] = FaceDrawing(game, info, poly(cell), rot)
+    ghost_drawing = None
+    if ghost is not None and ghost_cell is not None:
+        gcard, gface, gcell, grot = ghost
+        if (gcard, gface) in game.catalogue.faces:
+            ghost_drawing = FaceDrawing(game, game.catalogue.face(gcard, gface),
+                                        poly(gcell), int(grot) % lattice.sides)
+    empties = list(dict.fromkeys(c for c in extra if c not in drawings))
 
     def site_point(site: Site) -> Point:
         cell, name = site
         d = drawings.get(cell)
         if d is not None and name in d.sites:
             return d.sites[name]
-        return _centroid(lattice.polygon(cell, size))
+        return _centroid(poly(cell))
 
     body: list[str] = [
         "<defs>"
@@ -388,23 +397,24 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
         f'<path d="M0,0L10,5L0,10z" fill="{TONES["focus"]}"/></marker></defs>']
     for cell, d in drawings.items():
         card, face, rot = state.board[cell]
-        title = f"{lattice.format_cell(cell)}: tile {card}, face {face}, turned {rot}"
+        title = f"{layout.cell_text(cell)}: tile {card}, face {face}, turned {rot}"
         body.append(f'<g class="tile"><title>{html.escape(title)}</title>')
-        body += d.layers()
+        as_card = _card_layers(game, state, cell, d, size)
+        body += as_card or d.layers()
         if labels:
             p = _mix(d.centre, d.poly[0], 0.62)
+            ink = "#555" if as_card and face != "down" else "#fff"
             body.append(f'<text x="{_fmt(p[0])}" y="{_fmt(p[1])}" font-size="{_fmt(size * 0.11)}" '
-                        'text-anchor="middle" dominant-baseline="middle" fill="#fff" '
+                        f'text-anchor="middle" dominant-baseline="middle" fill="{ink}" '
                         f'fill-opacity="0.7" font-family="sans-serif">'
-                        f"{lattice.format_cell(cell)}</text>")
+                        f"{layout.cell_text(cell)}</text>")
         body.append("</g>")
     for cell in empties:
-        poly = lattice.polygon(cell, size)
-        body.append(f'<polygon class="empty" points="{_pts(poly)}" fill="none" stroke="#888" '
+        body.append(f'<polygon class="empty" points="{_pts(poly(cell))}" fill="none" stroke="#888" '
                     'stroke-width="1" stroke-dasharray="4 3"/>')
     if ghost_drawing is not None:
         gcard, gface, gcell, grot = ghost  # type: ignore[misc]
-        title = f"tried: tile {gcard}, face {gface} at {lattice.format_cell(gcell)}, turned {grot}"
+        title = f"tried: tile {gcard}, face {gface} at {layout.cell_text(gcell)}, turned {grot}"
         body.append(f'<g class="tile ghost" opacity="0.6"><title>{html.escape(title)}</title>')
         body += ghost_drawing.ground() + ghost_drawing.strokes() + ghost_drawing.features()
         body.append(ghost_drawing.outline(TONES["bad"], 2.5, "6 4"))
@@ -412,10 +422,10 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
     for cell in highlight:
         if cell is None:
             continue
-        poly = lattice.polygon(cell, size)
-        body.append(f'<polygon class="highlight" points="{_pts(poly)}" fill="none" '
+        body.append(f'<polygon class="highlight" points="{_pts(poly(cell))}" fill="none" '
                     f'stroke="{HIGHLIGHT}" stroke-width="3" stroke-linejoin="round"/>')
-    body += _pieces(game, state, site_point, size)
+    body += _pieces(game, state, site_point, size, layout.cell_text)
+    body += layout.labels()
     for site, tone in marks:
         if site is None:
             continue
@@ -441,15 +451,93 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
         cells.append(ghost[2])
     if not cells:
         cells = [game.first_cell]
-    points = [p for c in cells for p in lattice.polygon(c, size)]
+    points = [p for c in cells for p in poly(c)]
     m = size * 0.12
-    box = (min(p[0] for p in points) - m, min(p[1] for p in points) - m,
+    box = (min(p[0] for p in points) - m, min(p[1] for p in points) - m - layout.label_room,
            max(p[0] for p in points) + m, max(p[1] for p in points) + m)
     width = min(max_width, box[2] - box[0])
-    return _finish(body, box, width, f"Board with {counted(len(drawings), 'tile')}", "board-svg")
+    title = f"Board with {counted(len(drawings), 'tile')}" if not game.per_player else \
+        "Boards of " + ", ".join(game.seat_name(p) for p in range(state.players)) + \
+        f", with {counted(len(drawings), 'tile')} in all"
+    return _finish(body, box, width, title, "board-svg")
 
 
-def _pieces(game: Game, state: State, site_point: Any, size: float) -> list[str]:
+def _card_layers(game: Game, state: State, cell: Cell, d: FaceDrawing, size: float
+                 ) -> list[str] | None:
+    """A printed card with no faces of its own, as it lies: its name and what it holds
+    face up, a dark back face down (it shows nothing). None for a tile with faces."""
+    card, face, _ = state.board[cell]
+    info = game.cards.cards.get(card)
+    if info is None or not info.synthetic:
+        return None
+    c = d.centre
+    if face == "down":
+        return [f'<polygon class="card down" points="{_pts(d.poly)}" fill="#5b524a" '
+                f'stroke="{OUTLINE}" stroke-width="1"/>',
+                _label(c, "face down", size * 0.12, "#e8e0d4")]
+    out = [f'<polygon class="card" points="{_pts(d.poly)}" fill="#f3ecdf" stroke="{OUTLINE}" '
+           'stroke-width="1"/>', _label(c, info.title, size * 0.16, "#2b2b2b", "bold")]
+    held = [f"{amount} {game.title(res, plural=amount != 1)}"
+            for res, amount in sorted(state.tile_res.get(cell, {}).items()) if amount]
+    if held:
+        out.append(_label((c[0], c[1] + size * 0.2), ", ".join(held), size * 0.12, "#6b4e16"))
+    return out
+
+
+class _Layout:
+    """Where each cell is drawn: as it is, or, with a board per player, on its own board.
+
+    Boards per player share one plane thousands of cells apart (kernel/boards.py);
+    a picture shows each player's board in its own coordinates, side by side in
+    seat order, its top-left corner aligned with the others and its seat's name
+    above it in the seat's colour.
+    """
+
+    def __init__(self, game: Game, state: State, size: float, cells: Iterable[Cell]) -> None:
+        self.game, self.size = game, size
+        self.offsets: dict[int, Point] = {}
+        self.spans: dict[int, tuple[float, float, float]] = {}  # left, right, top, drawn
+        self.label_room = 0.0
+        if not game.per_player:
+            return
+        lattice = game.lattice
+        by_board: dict[int, list[Cell]] = {p: [] for p in range(state.players)}
+        for c in cells:
+            by_board.setdefault(board_of(c), []).append(local(c))
+        x = 0.0
+        for p in sorted(by_board):
+            local_cells = by_board[p] or [game.first_cell]
+            pts = [q for c in local_cells for q in lattice.polygon(c, size)]
+            left, right = min(q[0] for q in pts), max(q[0] for q in pts)
+            top = min(q[1] for q in pts)
+            self.offsets[p] = (x - left, -top)
+            self.spans[p] = (x, x + right - left, 0.0)
+            x += right - left + size * 0.6
+        self.label_room = size * 0.45
+
+    def polygon(self, cell: Cell) -> list[Point]:
+        if not self.offsets:
+            return self.game.lattice.polygon(cell, self.size)
+        dx, dy = self.offsets[board_of(cell)]
+        return [(px + dx, py + dy) for px, py in self.game.lattice.polygon(local(cell), self.size)]
+
+    def cell_text(self, cell: Cell) -> str:
+        """The cell as a reader of this board writes it: in the board's own coordinates."""
+        return self.game.lattice.format_cell(local(cell) if self.offsets else cell)
+
+    def labels(self) -> list[str]:
+        out = []
+        for p, (left, right, top) in self.spans.items():
+            colour = self.game.looks.get(self.game.seat_id(p), ("color", "#555555"))[1]
+            at = ((left + right) / 2, top - self.label_room / 2)
+            out.append(f'<g class="board-label">'
+                       + _label(at, self.game.seat_name(p), self.size * 0.22, colour, "bold")
+                       + "</g>")
+        return out
+
+
+def _pieces(game: Game, state: State, site_point: Any, size: float,
+            cell_text: Any = None) -> list[str]:
     """Pieces, a stack drawn bottom first, each a little up and right of the last."""
     out: list[str] = []
     r = size * 0.085
@@ -466,7 +554,7 @@ def _pieces(game: Game, state: State, site_point: Any, size: float) -> list[str]
             at = (base[0] + depth * r * 0.9 + r * 0.5, base[1] - depth * r * 0.9 - r * 0.5)
             shape = lk[0] if lk[0] in ICON_SHAPES else "circle"
             title = (f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} at "
-                     f"{game.lattice.format_cell(site[0])}:{site[1]}")
+                     f"{(cell_text or game.lattice.format_cell)(site[0])}:{site[1]}")
             out.append(f'<g class="piece"><title>{html.escape(title)}</title>'
                        f'{icon(shape, at, r, colour, lk[1], width=1.6)}</g>')
     return out
