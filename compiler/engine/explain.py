@@ -441,6 +441,10 @@ class Explainer:
         left, right = node.left, node.right
         if isinstance(left, n.Call) and left.func == "count" and not left.defined:
             return self._why_count(node, ctx, actual)
+        if isinstance(left, n.Call) and not left.defined and left.func in LIBRARY:
+            found = LIBRARY[left.func].why_compared(self, node, ctx, actual)
+            if found is not None:
+                return found
         lv, rv = self.safe(left, ctx), self.safe(right, ctx)
         if lv is _UNKNOWN or rv is _UNKNOWN:
             return None

@@ -101,6 +101,11 @@ class Builtin:
         """Why `value` is not among what this call gives here; None: the plain reading."""
         return None
 
+    def why_compared(self, ex: Explainer, node: n.Compare, ctx: Ctx, actual: bool
+                     ) -> Reason | None:
+        """Why a comparison whose left side is this call is `actual`; None: the plain reading."""
+        return None
+
     def described(self, ex: Explainer, node: n.Name, ctx: Ctx) -> str | None:
         """This value in a reason, said with what it is in the position; None: its English."""
         return None

@@ -809,6 +809,29 @@ class Distance(Builtin):
         return (f"the number of edge steps from {en(node.args[0])} to {en(node.args[1])} "
                 f"through laid tiles")
 
+    def why_compared(self, ex: Explainer, node: n.Compare, ctx: Ctx, actual: bool
+                     ) -> Reason | None:
+        """"tile 3,0 is 3 edge steps from tile 0,0, not at most 2"; or that no path joins them."""
+        from compiler.engine.explain import _UNKNOWN, _WANTED, Reason, _shown
+        from compiler.ir.english import counted
+        call = node.left
+        assert isinstance(call, n.Call)
+        a, b, limit = (ex.safe(x, ctx) for x in (call.args[0], call.args[1], node.right))
+        if _UNKNOWN in (a, b, limit) or a is None or b is None:
+            return None
+        en = ex.words(ctx)
+        ends = [en(arg) for arg in call.args]
+        steps = distance(ex.game.lattice, ctx.state.board, a, b)
+        if steps is None:
+            return Reason(f"no path of laid tiles joins {ends[0]} and {ends[1]}, so there is "
+                          f"no distance between them to compare")
+        wanted = {"==": "exactly", "!=": "other than", **_WANTED}[node.op]
+        rtext = en(node.right)
+        rtext += _shown(ex.describe(limit, node.right.type), rtext)
+        said = f"{ends[0]} is {counted(steps, 'edge step')} from {ends[1]}"
+        return Reason(f"{said}, not {wanted} {rtext}" if not actual else
+                      f"{said} ({wanted} {rtext})")
+
 
 @register
 class Splits(Builtin):
@@ -890,3 +913,32 @@ class Ways(Builtin):
     def english(self, en: English, node: n.Call) -> str:
         return (f"the ways to take {en(node.args[0])} {en(node.args[1])} from "
                 f"{en.collection(node.args[2])}")
+
+    def why_not_in(self, ex: Explainer, value: Any, call: n.Call, ctx: Ctx, type_: str
+                   ) -> Reason | None:
+        """Why a payment is no way to pay: too many or too few units, a tile that may not
+        pay, holds none, or holds fewer than the payment takes from it."""
+        from compiler.engine.evaluate import cell_key
+        from compiler.engine.explain import _UNKNOWN, Reason
+        from compiler.ir.english import counted
+        count, holders = ex.safe(call.args[0], ctx), ex.safe(call.args[2], ctx)
+        if _UNKNOWN in (count, holders) or not isinstance(value, tuple) or \
+                not isinstance(call.args[1], n.Name):
+            return None
+        res = call.args[1].id
+        one, many = ex.game.title(res), ex.game.title(res, plural=True)
+        if len(value) != (count or 0):
+            return Reason(f"the payment takes {counted(len(value), one, many)}, but the rule "
+                          f"takes {counted(count or 0, one, many)}")
+        held = ctx.state.tile_res
+        for cell in sorted(set(value), key=cell_key):
+            if cell not in holders:
+                return ex.not_in(cell, call.args[2], ctx, "tile")
+            have, taken = held.get(cell, {}).get(res, 0), value.count(cell)
+            tile = ex.describe(cell, "tile")
+            if have == 0:
+                return Reason(f"{tile} holds no {many}")
+            if taken > have:
+                return Reason(f"{tile} holds {counted(have, one, many)}, but the payment takes "
+                              f"{taken} from it")
+        return None
