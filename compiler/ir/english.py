@@ -335,7 +335,7 @@ class English:
             title = self.v.zones.get(node.source.id, "")  # type: ignore[union-attr]
             if node.owner is None:
                 return the(title)
-            return f"{_possessive(self(node.owner))} {title}"
+            return _owned(self(node.owner), title)
         if isinstance(node, n.Collection) and node.within is not None \
                 and node.within.type == "zone":
             return f"the cards in {self(node.within)}"
@@ -353,7 +353,7 @@ class English:
             if owned is not None:
                 text = owned
             elif node.owner is not None:
-                text = f"{_possessive(self(node.owner))} {noun}"
+                text = _owned(self(node.owner), noun)
             else:
                 text = f"the {noun}"
             if node.within is not None:
@@ -747,6 +747,17 @@ def _reads(node: Any) -> set[str]:
                     if isinstance(v, n.Node):
                         stack.append(v)
     return out
+
+
+def _owned(owner: str, noun: str) -> str:
+    """"p’s pawns"; owned by a phrase, "the pieces of its controller" rather than
+    "the controller of it’s pieces", which reads as if the pieces belonged to "it"."""
+    about_it = re.fullmatch(r"the (.+) of it", owner)
+    if about_it:
+        return f"the {noun} of its {about_it.group(1)}"
+    if owner.startswith("the ") and " of " in owner:
+        return f"the {noun} of {owner}"
+    return f"{_possessive(owner)} {noun}"
 
 
 def _possessive(x: str) -> str:
