@@ -127,3 +127,14 @@ def test_a_card_fact_naming_what_no_laid_card_has_is_reported_with_a_suggestion(
                     "(hint: did you mean `hut2` or `hut1`?)",
                     f"{n}: a laid card has no attribute or holding `filed` "
                     "(hint: did you mean `filled`?)"]
+
+
+def test_the_rulebook_says_in_words_what_an_example_checked_of_cards_and_values(
+        rules: Rules) -> None:
+    from compiler.rulebook.fact_words import checked
+    [ex] = [e for e in rules.ruleset.examples if e.id == "clearing_a_hut_at_the_edge"]
+    said = [checked(rules.game, f, str.title) for f in ex.expect
+            if f.fact in ("card", "no_card", "value")]
+    assert said == ["no card lies at `red/0,1`",
+                    "Hut `hut1` lies at `red/1,0` with wood 1, filled 2",
+                    "the number of red’s tiles is 2"]

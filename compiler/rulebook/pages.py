@@ -408,6 +408,9 @@ class RulesetPages:
         if f.fact == "step":
             step = next((s.title for s in g.steps if s.id == a[0]), a[0])
             return f"the game waits in step “{step}”"
+        if f.fact in ("card", "no_card", "value"):
+            from compiler.rulebook.fact_words import checked
+            return checked(g, f, seat)
         return f.fact
 
     def _area_expectation(self, site: str, name: str, value: Any) -> str:
