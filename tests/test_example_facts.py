@@ -35,9 +35,9 @@ GIVEN = """
 """
 
 
-def with_example(tmp_path: Path, body: str) -> Path:
-    """The outposts fixture with one more example, written in `tmp_path`."""
-    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8")
+def with_example(tmp_path: Path, body: str, source: str | None = None) -> Path:
+    """The outposts fixture (or `source`) with one more example, written in `tmp_path`."""
+    source = source or (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8")
     source += f'\nexample extra "An extra example" {{\n    illustrates camp.clearing\n{body}}}\n'
     (tmp_path / "outposts.rules").write_text(source, encoding="utf-8")
     return tmp_path / "outposts.rules"
@@ -49,8 +49,8 @@ def line(tmp_path: Path, written: str) -> int:
     return text[:text.rindex(written)].count("\n") + 1
 
 
-def failures(tmp_path: Path, body: str) -> list[str]:
-    rules = Rules(load_ruleset(with_example(tmp_path, body).parent))
+def failures(tmp_path: Path, body: str, source: str | None = None) -> list[str]:
+    rules = Rules(load_ruleset(with_example(tmp_path, body, source).parent))
     [ex] = [e for e in rules.ruleset.examples if e.id == "extra"]
     return run_example(rules, ex).failures
 
@@ -138,3 +138,70 @@ def test_the_rulebook_says_in_words_what_an_example_checked_of_cards_and_values(
     assert said == ["no card lies at `red/0,1`",
                     "Hut `hut1` lies at `red/1,0` with wood 1, filled 2",
                     "the number of red’s tiles is 2"]
+
+
+def recorded(tmp_path: Path, body: str) -> list[str]:
+    """`failures`, in outposts where how often a hut was filled is `recorded`: a position
+    may leave it out (nobody knows), and a hut built in play starts at 0."""
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        'attribute filled: int "has been filled {value} times"',
+        'attribute filled: int "has been filled {value} times" recorded')
+    return failures(tmp_path, body, source)
+
+
+def test_a_recorded_attribute_a_position_leaves_out_reads_none(tmp_path: Path) -> None:
+    assert recorded(tmp_path, GIVEN + "    expect value count(tiles where it.filled is none) "
+                                      "is 3\n") == []
+
+
+def test_a_hut_built_in_play_remembers_from_zero(tmp_path: Path) -> None:
+    body = GIVEN.replace("stacks [t4, t5]", "stacks [hut1, t4]").replace(
+        "        card hut1 at red/1,0 with filled 1\n", "        card t4 at red/1,0\n").replace(
+        "stacks [hut1, t4]", "stacks [hut1, t5]")
+    assert recorded(tmp_path, body + '    play "hut1 front at 3,0"\n'
+                                     "    expect card hut1 at red/3,0 with filled 1, wood 2\n"
+                    ) == []
+
+
+def test_a_card_with_copies_may_lie_on_the_boards_as_often_as_the_game_has_it(
+        tmp_path: Path) -> None:
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        'card hut1 "Hut" { }', 'card hut1 "Hut" { copies 2 }')
+    two = GIVEN.replace("card hut2 at red/0,1 with wood 1, filled 2",
+                        "card hut1 at red/0,1 with wood 1, filled 2")
+    assert failures(tmp_path, two + "    expect card hut1 at red/0,1\n", source) == []
+    three = two.replace("card t3 at blue/0,0", "card hut1 at blue/0,0")
+    assert failures(tmp_path, three, source) == [
+        "the given position is not valid: zones: hut1 is on the board 3 times, but the game "
+        "has 2 copies of it"]
+
+
+def test_a_breach_on_a_players_board_is_expected_at_that_boards_cell(tmp_path: Path) -> None:
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        '    rule camp.end "The end" {',
+        '    rule camp.empty "Empty huts" {\n'
+        '        text """An empty hut is a mistake on the table."""\n'
+        '        audit empty "Empty huts" {\n'
+        '            breach "it holds no wood" in tiles where it is hut and it.wood == 0\n'
+        '        }\n'
+        '    }\n\n'
+        '    rule camp.end "The end" {')
+    assert failures(tmp_path, GIVEN + "    expect breach empty at red/1,0\n", source) == []
+    n = line(tmp_path, "expect breach")
+    assert failures(tmp_path, GIVEN + "    expect breach empty at blue/1,0\n", source) == [
+        f"expected a breach of empty at blue/1,0, but the audits find it only at red/1,0 "
+        f"(line {n})"]
+
+
+def test_a_recorded_zero_is_written_back_and_an_unknown_stays_unknown(tmp_path: Path) -> None:
+    from compiler.engine.formats import from_state
+    source = (OUTPOSTS / "outposts.rules").read_text(encoding="utf-8").replace(
+        'attribute filled: int "has been filled {value} times"',
+        'attribute filled: int "has been filled {value} times" recorded')
+    body = GIVEN.replace("card hut1 at red/1,0 with filled 1", "card hut1 at red/1,0 with filled 0"
+                         ).replace("with wood 1, filled 2", "with wood 1")
+    rules = Rules(load_ruleset(with_example(tmp_path, body, source).parent))
+    [ex] = [e for e in rules.ruleset.examples if e.id == "extra"]
+    st = position_from_model(rules, model_from_facts(rules, ex.given)).state
+    written = {t.tile: t.attributes for t in from_state(rules, st).tiles}
+    assert (written["hut1"], written["hut2"]) == ({"filled": 0}, {})

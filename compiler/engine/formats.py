@@ -932,7 +932,8 @@ def _tile_attributes(g: Any, st: State, cell: Any) -> dict[str, Any]:
     out = {}
     for k, v in st.tile_attrs.get(cell, {}).items():
         decl = g.tile_attr_decls.get(k)
-        if v is None or decl is None or v == {"bool": False, "int": 0}.get(decl.type):
+        if v is None or decl is None or (v == {"bool": False, "int": 0}.get(decl.type)
+                                         and not decl.recorded):  # recorded: 0 is known
             continue
         out[k] = g.seat_id(v) if decl.type == "player" else v
     return out

@@ -106,7 +106,7 @@ def read(game: Game, st: State, given: dict[str, Any] | None, revealed: list[str
     have = copies(game)
     for c, k in sorted(seen.items()):
         if k > have.get(c, 0):
-            bad("zones", f"{c} is {' and '.join(where[c])}, but the game has "
+            bad("zones", f"{c} is {_places(where[c])}, but the game has "
                          f"{have.get(c, 0)} cop{'y' if have.get(c, 0) == 1 else 'ies'} of it")
     if not zone_game(game):
         if given:  # the legacy stacks took the unknown tiles: the zones' unknowns come on top
@@ -158,3 +158,10 @@ def write(game: Game, st: State) -> tuple[dict[str, ZoneValue] | None, list[str]
     revealed = sorted(f"{game.zones[i].id}" + (f" {game.seat_id(p)}" if p >= 0 else "")
                       for i, p in st.revealed)
     return out, revealed
+
+
+def _places(places: list[str]) -> str:
+    """"on the board 3 times and in the stacks": where the copies of a card are."""
+    counts = Counter(places)
+    return " and ".join(p if k == 1 else f"{p} twice" if k == 2 else f"{p} {k} times"
+                        for p, k in counts.items())
