@@ -77,7 +77,7 @@ def test_a_card_laid_more_often_than_it_is_printed_is_refused(rules: Rules) -> N
         table(rules, [{"board": "red", "at": "0,0", "tile": "hut1"},
                       {"board": "red", "at": "1,0", "tile": "hut1"},
                       {"board": "blue", "at": "0,0", "tile": "hut1"}], ["t2", "t3"])
-    assert any("hut1 is on the board and on the board and on the board, but the game has "
+    assert any("hut1 is on the board 3 times, but the game has "
                "2 copies of it" in msg for _, msg in e.value.problems), e.value.problems
 
 
