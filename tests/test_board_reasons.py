@@ -66,7 +66,7 @@ def reasons(pos: Position, move: str) -> list[str]:
 
 def test_a_signal_too_far_says_how_many_steps_apart_the_tiles_are(camp: Position) -> None:
     assert reasons(camp, "signal 0,0 3,0") == [
-        "tile 0,0 is 3 edge steps from tile 3,0, not at most 2"]
+        "the Plot at 0,0 is 3 edge steps from the Plot at 3,0, not at most 2"]
 
 
 def test_a_signal_to_another_camp_says_no_path_joins_the_tiles(camp: Position) -> None:
@@ -75,15 +75,15 @@ def test_a_signal_to_another_camp_says_no_path_joins_the_tiles(camp: Position) -
 
 def test_burning_more_wood_than_a_hut_holds_names_the_hut(camp: Position) -> None:
     assert reasons(camp, "burn 1,0 1,0") == [
-        "tile 1,0 holds 1 wood, but the payment takes 2 from it"]
+        "the Hut at 1,0 holds 1 wood, but the payment takes 2 from it"]
 
 
 def test_burning_from_a_tile_that_holds_no_wood_names_it(camp: Position) -> None:
-    assert reasons(camp, "burn 2,0 1,0") == ["tile 2,0 holds no wood"]
+    assert reasons(camp, "burn 2,0 1,0") == ["the Plot at 2,0 holds no wood"]
 
 
 def test_burning_from_another_camp_says_whose_tiles_may_pay(camp: Position) -> None:
-    assert reasons(camp, "burn 1,0 blue/0,0") == ["tile blue/0,0 is not among your tiles"]
+    assert reasons(camp, "burn 1,0 blue/0,0") == ["the Plot at blue/0,0 is not among your tiles"]
 
 
 def test_burning_the_wrong_amount_says_how_much_the_rule_takes(camp: Position) -> None:
