@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from compiler.engine import zone_play
+from compiler.engine.formats import PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
 from compiler.kernel.boards import global_
 from compiler.load import load_ruleset
@@ -89,3 +90,16 @@ def test_every_card_the_source_names_is_in_the_catalogue(rules: Rules) -> None:
              "Headquarters", "Trade Union Headquarters", "Stadium", "Life Support Systems",
              "Alien Temple", "Backup Reactor", "Accelerated Construction"}
     assert named <= titles, named - titles
+
+
+@pytest.mark.parametrize("ruleset,players", [("among_the_stars", 3), ("among_the_stars_two", 2)])
+def test_a_position_just_after_set_up_is_one_a_table_can_show(ruleset: str, players: int) -> None:
+    """The main reactors are laid during set-up, which is nobody's turn: the first turn
+    starts with no card "laid this turn", so its position file loads again."""
+    rules = Rules(load_ruleset(ruleset))
+    pos = rules.start(players, seed=3)
+    assert pos.state.turn.placed is None and not pos.state.turn.pending
+    model = from_state(rules, pos.state)
+    again = position_from_model(rules, PositionModel.model_validate_json(model.model_dump_json()))
+    assert [pos.notation(m) for m in pos.legal_moves()] == \
+        [again.notation(m) for m in again.legal_moves()]

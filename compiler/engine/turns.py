@@ -432,6 +432,9 @@ def start_game(env: Env) -> None:
     """Run the rules for the start of the game, then those for the start of the first round
     and of the first turn."""
     _moment(env, "start", "game", None)
+    # The set-up is no one's turn: what it lays is not "the tile laid this turn", has not
+    # "arrived" this turn, and sets off nothing in the first turn's later steps.
+    env.state.turn = env.state.turn.but(placed=None, arrived=(), pending=())
     rules = env.game.turn_rules
     if rules.round is not None:
         env.state.turn = env.state.turn.but(round=1, round_turn=1)
