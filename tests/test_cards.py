@@ -165,7 +165,7 @@ def test_properties_abilities_and_card_tests_read_as_english(rules: Rules, bazaa
     build = next(d for d in bazaar.all_decls() if isinstance(d, m.Action) and d.id == "build")
     said = [rules.english.stmt(s) for s in build.effects]
     assert said[1:] == [
-        "the pool receives the cost of the tile you placed this turn coins from you",
+        "you pay the cost of the tile you placed this turn coins to the pool",
         "you receive the points of the tile you placed this turn + what the tile you placed "
         "this turn is worth to you points",
         "the tile you placed this turn opens",

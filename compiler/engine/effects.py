@@ -231,11 +231,18 @@ class StmtCompiler:
                            if t == "area" and h is not None and h != POOL}
                 named = [game.describe_area(st, a) for a in about if a not in holders]
                 how = (f" for {' and '.join(named)}" if named else "") + f": {how}"
-            note(env, "gave", rule,
-                 f"{describe_holder(game, st, tgt, tgt_type)} receives {got} "
-                 f"{game.title(res, got != 1)}{short}"
-                 + ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}")
-                 + (how or ""),
+            amount_words = f"{got} {game.title(res, got != 1)}{short}"
+            if tgt == POOL and src != POOL and src_type == "player":  # a player pays
+                said = f"{describe_holder(game, st, src, src_type)} pays {amount_words} to " \
+                       f"{describe_holder(game, st, tgt, tgt_type)}"
+            elif tgt == POOL and src != POOL:
+                said = f"{amount_words} {'goes' if got == 1 else 'go'} from " \
+                       f"{describe_holder(game, st, src, src_type)} to " \
+                       f"{describe_holder(game, st, tgt, tgt_type)}"
+            else:
+                said = f"{describe_holder(game, st, tgt, tgt_type)} receives {amount_words}" + \
+                    ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}")
+            note(env, "gave", rule, said + (how or ""),
                  resource=res, amount=got, due=want,
                  to=holder_ref(game, st, tgt, tgt_type),
                  source=holder_ref(game, st, src, src_type))
@@ -796,7 +803,7 @@ def adjust(st: State, holder: Any, htype: str | None, res: str, delta: int) -> N
 
 def describe_holder(game: Game, st: State, holder: Any, htype: str | None) -> str:
     if holder == POOL or htype == "holder":
-        return "the pool"
+        return game.ruleset.pool
     if htype == "player":
         return game.seat_name(holder)
     if htype == "tile":

@@ -207,7 +207,7 @@ class Explainer:
         if t == "player" and isinstance(value, int):
             return g.seat_name(value)
         if t == "holder":
-            return "the pool" if value == POOL else g.seat_name(value)
+            return g.ruleset.pool if value == POOL else g.seat_name(value)
         if t == "kind" and isinstance(value, str):
             return g.title(value)
         if t == "card" and isinstance(value, str) and g.card_title(value) is not None:

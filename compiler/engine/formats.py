@@ -573,7 +573,7 @@ class _Builder:
             if self.m.pool is not None and res.id in self.m.pool:
                 st.pool[res.id] = self.m.pool[res.id]
                 if held + self.m.pool[res.id] != res.limit:
-                    self.bad(f"pool.{res.id}", f"{held} held plus {self.m.pool[res.id]} in the pool "
+                    self.bad(f"pool.{res.id}", f"{held} held plus {self.m.pool[res.id]} in {self.game.ruleset.pool} "
                                                f"is {held + self.m.pool[res.id]}; there are "
                                                f"{res.limit}")
             else:

@@ -47,12 +47,15 @@ class Vocabulary:
     # The title of the board every player builds of their own (`board NAME "…" each
     # player`): "the empty positions next to your station"; None: one shared board.
     board: str | None = None
+    # What the game calls its general supply (the ruleset's `pool "…"`).
+    pool: str = "the pool"
     shared_zones: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
         v = cls()
         v.seats = {s.id: s.name for s in ruleset.seats}
+        v.pool = ruleset.pool
         for d in ruleset.all_decls():
             if isinstance(d, (m.FeatureKind, m.AreaKind, m.PieceKind, m.ResourceKind,
                               m.FamilyDecl)):
@@ -628,7 +631,10 @@ class English:
             noun = f"of {s.resource.replace('_', ' ')}"  # a kind chosen in play
         else:
             noun = self.v.one(s.resource) if amount == "1" else self.v.many(s.resource)
-        return agree(self(s.target), f"receives {amount} {noun}{src}")
+        target = self(s.target)
+        if s.source is not None and target == self.v.pool:  # a payment: the payer's side
+            return agree(self(s.source), f"pays {amount} {noun} to {target}")
+        return agree(target, f"receives {amount} {noun}{src}")
 
     def s_draw(self, s: n.Draw) -> str:
         kinds = ", ".join(self.v.many(k) for k in s.kinds)
@@ -723,7 +729,7 @@ class English:
         where = "aside, out of the game" if s.zone == "set_aside" else \
             f"to the {s.zone.replace('_', ' ')}"
         return f"take {self(s.tile)} off its board and put it {where} (what it holds goes " \
-               f"to the pool)"
+               f"to {self.v.pool})"
 
     def s_turn_down(self, s: n.TurnDown) -> str:
         return f"turn {self(s.tile)} face down where it lies"

@@ -523,6 +523,8 @@ class Ruleset(BaseModel):
     subtitle: str = ""
     version: str = "1"
     source: str = ""
+    # What the game calls its general supply, as the rulings say it ("the bank").
+    pool: str = "the pool"
     extends: str | None = None
     tiles_from: str | None = None  # a ruleset whose tile sets this one borrows
     header: list[str] = []        # the header fields this ruleset wrote itself

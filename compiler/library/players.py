@@ -84,7 +84,7 @@ class Pool(Builtin):
         return lambda env: POOL
 
     def english(self, en: English, node: n.Name) -> str:
-        return "the pool"
+        return en.v.pool
 
 
 @register

@@ -439,7 +439,7 @@ class RulesetPages:
 
     def _holder(self, holder: str) -> str:
         if holder == "pool":
-            return "the pool"
+            return self.rs.pool
         if ":" in holder:
             return f"the area at `{holder}`"
         return self._seat_name(holder)

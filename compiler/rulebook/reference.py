@@ -226,16 +226,18 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="ruleset header", grammar_rule="ruleset", group=S, context="top",
         also=("_header_item", "title", "subtitle", "version", "source", "players", "seats",
-              "seat", "contents"),
+              "seat", "contents", "pool_name"),
         summary="Names the ruleset and says what the rulebook's cover needs: title, edition, "
                 "where the rules come from, how many may play (at most 100), the seats, and "
-                "the chapters in reading order. Exactly one file of a ruleset carries it.",
+                "the chapters in reading order. `pool` names the general supply as rulings "
+                "say it (\"the pool\" unless told). Exactly one file of a ruleset carries it.",
         example='''
             ruleset demo {
                 title "Demo"
                 subtitle "A small game of pawns and lakes"
                 version "1.0"
                 source "Written for this reference"
+                pool "the bank"
                 players 2 to 4
                 seats red "Red", blue "Blue", green "Green", white "White"
                 chapters main
