@@ -1,4 +1,4 @@
-"""Two readings a judge at the table would stumble over, pinned down.
+"""Readings a judge at the table would stumble over, pinned down.
 
 A collection owned by a phrase ("the controller of it") reads "the pieces of
 its controller", never "the controller of it’s pieces"; and a ruling cites the
@@ -68,3 +68,12 @@ def test_stashing_the_last_card_of_the_deck_ends_the_game_under_its_rule() -> No
     ends = [e for mv in ruling.moves for e in mv.consequences if e.kind == "game-end"]
     assert [(e.rule.id if e.rule else None, e.text) for e in ends] == [
         ("play.over", "the game ends")]
+
+
+def test_a_player_short_of_a_resource_hears_how_much_they_have_and_what_it_takes() -> None:
+    rules = Rules(load_ruleset("among_the_stars_aggressive"))
+    ex = next(e for e in rules.ruleset.examples if e.id == "aggressive_conflict_needs_a_credit")
+    pos = settled(position_from_model(rules, model_from_facts(rules, ex.given)))
+    ruling = pos.adjudicate("red: play espionage")
+    assert [b.message for mv in ruling.moves for b in mv.breaches] == [
+        "you have 0 credits; the rule asks for at least 1"]

@@ -461,11 +461,29 @@ class Explainer:
                 rtext += _shown(self.describe(rv, right.type), rtext)
                 return Reason(f"{phrased} (the rule asks for {_WANTED[node.op]} {rtext})")
         en = self.words(ctx)
+        held = self._holding(left, right, node.op, lv, rv, ctx)
+        if held is not None:
+            return Reason(held)
         op = node.op if actual else _FLIP[node.op]
         ltext, rtext = en(left), en(right)
         ltext += _shown(self.describe(lv, left.type), ltext)
         rtext += _shown(self.describe(rv, right.type), rtext)
         return Reason(agree(ltext, f"{_OPS[op]} {rtext}"))
+
+    def _holding(self, left: Any, right: Any, op: str, lv: Any, rv: Any, ctx: Ctx
+                 ) -> str | None:
+        """A player's stock of a resource against a number, said as a judge would: "Red has
+        0 credits; the rule asks for at least 1" (not "Red's credits (0) is less than 1")."""
+        if not (isinstance(left, n.Attr) and left.obj.type == "player" and op in _WANTED
+                and left.name in self.game.resources and isinstance(lv, int)
+                and isinstance(rv, int)):
+            return None
+        en = self.words(ctx)
+        noun = self.game.title(left.name, lv != 1)
+        wanted = en(right)
+        wanted += _shown(self.describe(rv, right.type), wanted)
+        return f"{agree(en(left.obj), f'has {lv} {noun}')}; the rule asks for " \
+               f"{_WANTED[op]} {wanted}"
 
     def _why_count(self, node: n.Compare, ctx: Ctx, actual: bool) -> Reason | None:
         coll = node.left.args[0]  # type: ignore[attr-defined]
