@@ -13,7 +13,7 @@ from compiler.engine.explain import explainer
 from compiler.engine.formats import PositionModel, position_from_model
 from compiler.engine.position import Rules
 from compiler.engine.scenario import model_from_facts, settled
-from compiler.ir.english import English, Vocabulary
+from compiler.ir.english import English, Vocabulary, negate_title
 from compiler.ir import model as m
 from compiler.load import load_ruleset
 
@@ -77,3 +77,10 @@ def test_a_player_short_of_a_resource_hears_how_much_they_have_and_what_it_takes
     ruling = pos.adjudicate("red: play espionage")
     assert [b.message for mv in ruling.moves for b in mv.breaches] == [
         "you have 0 credits; the rule asks for at least 1"]
+
+
+def test_a_defined_condition_with_a_plain_verb_is_denied_on_its_verb() -> None:
+    assert negate_title("{c} lies on the table") == "{c} does not lie on the table"
+    assert negate_title("{t} touches a lake") == "{t} does not touch a lake"
+    assert negate_title("{p} carries cargo") == "{p} does not carry cargo"
+    assert negate_title("{t} is next to a well") == "{t} is not next to a well"

@@ -162,6 +162,25 @@ def negate(sentence: str) -> str:
     return f"it is not so that {sentence}"
 
 
+def negate_title(title: str) -> str:
+    """The negative of a defined condition's title, before it is filled in: as `negate`,
+    and for a plain verb after the first parameter, "does not": "{c} lies on the table"
+    → "{c} does not lie on the table" (said of the title, where the verb is known to
+    follow the subject, not guessed in the filled-in sentence)."""
+    said = negate(title)
+    plain = re.fullmatch(r"(\{\w+\}) ([a-z]+)s( .*)?", title)
+    if not said.startswith("it is not so that ") or plain is None:
+        return said
+    verb = plain.group(2) + "s"
+    if re.search(r"(ss|sh|ch|x|o)es$", verb):
+        base = verb[:-2]
+    elif verb.endswith("ies") and len(verb) > 4:
+        base = verb[:-3] + "y"
+    else:
+        base = verb[:-1]
+    return f"{plain.group(1)} does not {base}{plain.group(3) or ''}"
+
+
 def agree(subject: str, predicate: str) -> str:
     """`subject predicate`, with the verb agreeing with "you" ("you are", "you have")."""
     if subject != "you":
@@ -481,6 +500,9 @@ class English:
             if said is not None:
                 return said
         if isinstance(inner, n.Call) and inner.defined:
+            d = self.v.defines.get(inner.func)
+            if d is not None and d.title:
+                return self.e_call(inner, title=negate_title(d.title))
             return negate(self(inner))
         if isinstance(inner, n.Logic) and inner.op == "or" and all(
                 isinstance(i, n.IsKind) and not i.negated for i in inner.items) and len(
@@ -543,14 +565,16 @@ class English:
     def e_if_expr(self, node: n.IfExpr) -> str:
         return f"{self(node.then)} if {self(node.cond)}, otherwise {self(node.otherwise)}"
 
-    def e_call(self, node: n.Call) -> str:
+    def e_call(self, node: n.Call, title: str | None = None) -> str:
+        """A call; a defined one reads as its title filled in (or as `title`, its
+        negative, when given)."""
         args = node.args
         if node.ability:
             return self._ability(node.func, args)
         if node.defined:
             d = self.v.defines.get(node.func)
             if d is not None and d.title:
-                text = d.title
+                text = title or d.title
                 for p, a in zip(d.params, args):
                     text = text.replace("{" + p + "}", self(a))
                 if text.startswith("you "):
