@@ -392,13 +392,15 @@ def _run_examples(ruleset: Any, repeats: Repeats, say: Any) -> int:
     for problem in notation_clashes(rules.game):
         bad += 1
         say(problem)
+    from compiler.variants import inherited_example_hint
     for ex in ruleset.examples:
         result = run_example(rules, ex)
         if not result.ok:
             bad += 1
             loc = ex.loc
             where = f"{loc.file}:{loc.line}:{loc.column}" if loc else ruleset.id
-            repeats.add(ruleset.id, where, ex.id, *result.failures)
+            repeats.add(ruleset.id, where, ex.id, *result.failures,
+                        *inherited_example_hint(ruleset, ex.id))
     return bad
 
 

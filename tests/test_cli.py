@@ -272,3 +272,19 @@ def test_a_ruleset_name_is_enough_for_check() -> None:
     assert result.exit_code == 0, result.output
     assert "trian_family is correct" in result.output
     assert run("check", "no_such_ruleset").exit_code == 2
+
+
+def test_an_inherited_example_the_variant_breaks_comes_with_what_to_do(tmp_path: Path) -> None:
+    folder = tmp_path / "two_no_draw"
+    folder.mkdir()
+    (folder / "ruleset.rules").write_text('''
+ruleset two_no_draw extends among_the_stars_two { subtitle "No card drawn before a turn" }
+replace rule two.draw "No card before a turn" {
+    text "Nobody draws before a turn."
+}
+''')
+    result = runner.invoke(app, ["check", str(folder)])
+    assert result.exit_code == 1
+    assert "example `two_deck_after_setup` disagrees with the engine" in result.output
+    assert "hint: two_no_draw inherits this example from among_the_stars_two" in result.output
+    assert "`remove example two_deck_after_setup`" in result.output

@@ -15,6 +15,7 @@ from typing import Any
 
 from compiler.diagnostics import CompileError, Repeats
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
+from compiler.variants import inherited_example_hint
 
 KEEP = ("assets", "overrides", "guides", "README.md")
 
@@ -51,7 +52,8 @@ def generate(docs: Path) -> tuple[list[Any], str]:
             if not res.ok:
                 loc = res.example.loc
                 where = f"{loc.file}:{loc.line}" if loc else name
-                failing.add(name, where, res.example.id, *res.failures)
+                failing.add(name, where, res.example.id, *res.failures,
+                            *inherited_example_hint(rs, res.example.id))
         examples += len(results)
         final, history = random_game(rules, rs.players_max, seed=1)
         books.append(RulesetPages(rules, results, write_record(history, final)))
