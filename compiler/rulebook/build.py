@@ -89,6 +89,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
         games.setdefault(root.rs.title, []).extend(book.nav())
     nav += [{title: entries} for title, entries in games.items()]
     guides = [{"Writing your own variant": "guides/variants.md"},
+              {"Cards, zones and hidden information": "guides/cards-and-zones.md"},
               {"Language reference": "language.md"}]
     nav.append({"Authoring": guides})
     written = {p.path: p.text for p in pages} | extra
