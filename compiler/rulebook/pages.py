@@ -737,6 +737,25 @@ class RulesetPages:
                         "(`then`); each of their grants names its `group`.")
         return out + [""]
 
+    def _laid_cards_formats(self) -> list[str]:
+        """Boards of one's own and printed cards laid on them, as a position file writes them
+        (nothing for a ruleset of one shared board and no printed cards)."""
+        g = self.game
+        out: list[str] = []
+        if g.per_player:
+            seat = g.seat_id(0)
+            out.append(f"Every player has a board of their own. Each entry of `tiles` names "
+                       f"its `board` (a seat id, `\"board\": \"{seat}\"`), and its `at` "
+                       f"counts from that board's origin. Examples write such a cell with the "
+                       f"seat first, `{seat}/1,0`; a move names a cell of its own player's "
+                       f"board, without the seat.")
+        if self.rs.cards():
+            out.append("A card laid on a board is an entry of `tiles` too: a card turned face "
+                       "down where it lies has `\"face\": \"down\"`, what it holds is in "
+                       "`holds` (by resource) and the values of its kind's attributes in "
+                       "`attributes`; a `recorded` attribute the file leaves out reads none: not known.")
+        return [" ".join(out), ""] if out else []
+
     def formats_page(self) -> Page:
         game = self.game
         lines = ["# Positions and records", "",
@@ -760,9 +779,16 @@ class RulesetPages:
                   "Where the notation shows a parameter in capitals, write it as follows:", ""]
         types = sorted({p.type.removeprefix("set:") for a in game.actions.values()
                         for p in a.params})
+        words = dict(NOTATION_WORDS)
+        printed = self.rs.cards()
+        if printed:  # a game of printed cards names them by their ids, not tiles'
+            words["card"] = f"a card id from the catalogue, e.g. `{printed[0].id}`"
+        if game.per_player:
+            words["cell"] = words["tile"] = ("a position on the board of the player who moves, "
+                                             "`x,y`")
         for t in types:
-            if t in NOTATION_WORDS:
-                lines.append(f"- {t}: {NOTATION_WORDS[t]}")
+            if t in words:
+                lines.append(f"- {t}: {words[t]}")
         lines += ["- several pieces: separated by spaces",
                   "- numbers: the digits 0-9, at most nine of them", "",
                   "Text that is not a move at all is **UNREADABLE**: the answer cites no rule and "
@@ -796,7 +822,9 @@ class RulesetPages:
                       "nobody at the table knows. A card said to be nowhere is in the zone the "
                       "cards start in, face down. No card may be in more places than the game "
                       "has copies of it. `revealed` lists the zones turned face up (`chosen "
-                      "red` for one player's).", ""]
+                      "red` for one player's). A file that is one player's view of the table "
+                      "says whose in `view` ([A player's view](#a-players-view)).", ""]
+        lines += self._laid_cards_formats()
         given = [(k, a) for k in self.game.area_kinds for a in k.attributes if a.given is not None]
         if given:
             lines += ["| Area | Attribute | Taken from the board |", "|---|---|---|"]
@@ -932,7 +960,7 @@ class RulesetPages:
             view = before.view(seat)
             model = from_state(self.rules, view.state)
             said = f"the table of “{res.example.title}” as {self.game.seat_name(seat)} sees it"
-            return said, model.model_dump_json(indent=2, exclude_defaults=True)
+            return said, compact_json(model.model_dump(mode="json", exclude_defaults=True))
         return None
 
     def _coordinates(self) -> list[str]:
@@ -980,11 +1008,49 @@ class RulesetPages:
         return "pass"
 
     def _sample_position(self) -> str | None:
+        """The table of the first worked example with pieces on it, or, in a game without
+        pieces, the example table that places the most cards (laid and in zones), as a
+        position file writes it."""
         for res in self.results.values():
             if res.before is not None and res.before.state.pieces:
-                model = from_state(self.rules, res.before.state)
-                return model.model_dump_json(indent=2, exclude_defaults=True)
-        return None
+                return self._sample_json(res.before.state)
+        def known(st: Any) -> int:  # the cards the example places, in zones and on boards
+            return len(st.board) + sum(c is not None for piles in st.zones.values()
+                                       for pile in piles for c in pile)
+        tables = [r.before.state for r in self.results.values() if r.before is not None
+                  and r.before.state.board and any(p for ps in r.before.state.zones.values()
+                                                   for p in ps)]
+        return self._sample_json(max(tables, key=known)) if tables else None
+
+    def _sample_json(self, st: Any) -> str:
+        model = from_state(self.rules, st)
+        return compact_json(model.model_dump(mode="json", exclude_defaults=True))
+
+
+def compact_json(value: Any, indent: int = 0, width: int = 80) -> str:
+    """JSON indented by two, except that a list of plain values (a pile of cards, a stack of
+    tiles, mostly `null` in a view) runs along the line, wrapped at `width`: a sample
+    position stays readable instead of a column of a hundred `null`s."""
+    pad = " " * indent
+    if isinstance(value, dict) and value:
+        items = [f"{pad}  {json.dumps(k, ensure_ascii=False)}: "
+                 f"{compact_json(v, indent + 2, width)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(value, list) and value:
+        if all(not isinstance(v, (dict, list)) for v in value):
+            words = [json.dumps(v, ensure_ascii=False) for v in value]
+            one = "[" + ", ".join(words) + "]"
+            if indent + len(one) <= width:
+                return one
+            rows: list[list[str]] = [[]]
+            for w in words:
+                if rows[-1] and indent + 2 + len(", ".join(rows[-1] + [w])) + 1 > width:
+                    rows.append([])
+                rows[-1].append(w)
+            return "[\n" + ",\n".join(f"{pad}  " + ", ".join(r) for r in rows) + f"\n{pad}]"
+        return "[\n" + ",\n".join(f"{pad}  {compact_json(v, indent + 2, width)}"
+                                   for v in value) + f"\n{pad}]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _indent(lines: list[str]) -> list[str]:
