@@ -1028,16 +1028,17 @@ class RulesetPages:
 
 
 def compact_json(value: Any, indent: int = 0, width: int = 80) -> str:
-    """JSON indented by two, except that a list of plain values (a pile of cards, a stack of
-    tiles, mostly `null` in a view) runs along the line, wrapped at `width`: a sample
-    position stays readable instead of a column of a hundred `null`s."""
+    """JSON indented by two, except that a list of plain values or empty ones (a pile of
+    cards, a stack of tiles, mostly `null` in a view; a zone of empty piles) runs along the
+    line, wrapped at `width`: a sample position stays readable instead of a column of a
+    hundred `null`s."""
     pad = " " * indent
     if isinstance(value, dict) and value:
         items = [f"{pad}  {json.dumps(k, ensure_ascii=False)}: "
                  f"{compact_json(v, indent + 2, width)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{pad}}}"
     if isinstance(value, list) and value:
-        if all(not isinstance(v, (dict, list)) for v in value):
+        if all(not isinstance(v, (dict, list)) or not v for v in value):
             words = [json.dumps(v, ensure_ascii=False) for v in value]
             one = "[" + ", ".join(words) + "]"
             if indent + len(one) <= width:
