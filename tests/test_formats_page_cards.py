@@ -30,7 +30,7 @@ def test_a_card_game_page_names_cards_boards_and_faces_down() -> None:
     text = RulesetPages(rules, {}).formats_page().text
     first = rules.ruleset.cards()[0].id
     assert f"- card: a card id from the catalogue, e.g. `{first}`" in text
-    assert "- cell: a position on the board of the player who moves, `x,y`" in text
+    assert "- cell: a position, `x,y` on the mover's own board, `blue/x,y` on another" in text
     assert 'names its `board` (a seat id, `"board": "red"`)' in text
     assert 'a card turned face down where it lies has `"face": "down"`' in text
     assert "in `view` ([A player's view](#a-players-view))" in text

@@ -747,8 +747,8 @@ class RulesetPages:
             out.append(f"Every player has a board of their own. Each entry of `tiles` names "
                        f"its `board` (a seat id, `\"board\": \"{seat}\"`), and its `at` "
                        f"counts from that board's origin. Examples write such a cell with the "
-                       f"seat first, `{seat}/1,0`; a move names a cell of its own player's "
-                       f"board, without the seat.")
+                       f"seat first, `{seat}/1,0`; a move writes a cell of the mover's own "
+                       f"board without the seat.")
         if self.rs.cards():
             out.append("A card laid on a board is an entry of `tiles` too: a card turned face "
                        "down where it lies has `\"face\": \"down\"`, what it holds is in "
@@ -784,8 +784,9 @@ class RulesetPages:
         if printed:  # a game of printed cards names them by their ids, not tiles'
             words["card"] = f"a card id from the catalogue, e.g. `{printed[0].id}`"
         if game.per_player:
-            words["cell"] = words["tile"] = ("a position on the board of the player who moves, "
-                                             "`x,y`")
+            words["cell"] = words["tile"] = ("a position, `x,y` on the mover's own board, "
+                                             f"`{game.seat_id(1 % len(game.seats))}/x,y` on "
+                                             "another player's")
         for t in types:
             if t in words:
                 lines.append(f"- {t}: {words[t]}")
