@@ -44,7 +44,8 @@ class ExampleResult:
 
 
 def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel:
-    """A `given { ... }` block as a position model."""
+    """A `given { ... }` block as a position model: a partial one, since an example shows
+    only what it is about (the cards it leaves unsaid are in the zone the cards start in)."""
     g = rules.game
     seats: list[str] = []
     players: dict[str, PlayerState] = {}
@@ -123,7 +124,7 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
     return PositionModel(ruleset=rules.ruleset.id, players=[players[s] for s in seats],
                          tiles=tiles, pieces=pieces, areas=list(areas.values()),
                          pool=pool or None, stacks=stacks, zones=held or None, turn=turn,
-                         game=game_state)
+                         game=game_state, partial=True)
 
 
 def _value(v: Any) -> Any:
