@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from compiler.cli import app
 from compiler.engine import conservation, zone_json, zone_play, zones
 from compiler.engine.formats import PositionError, PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
@@ -154,3 +157,15 @@ def test_a_partial_table_leaves_the_cards_it_does_not_show_in_the_box() -> None:
     pos = position_from_model(rules, PositionModel.model_validate(data))
     assert pos.state.partial
     assert from_state(pos.rules, pos.state).partial is True
+
+
+def test_the_command_line_refuses_a_table_that_lost_cards_in_words(tmp_path: Path) -> None:
+    rules, data = year_one(4)
+    data["zones"]["deck"] = [[]]
+    del data["zones"]["box"]
+    path = tmp_path / "empty_deck.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["moves", "among_the_stars", str(path)])
+    assert result.exit_code == 2
+    assert "this position cannot be on a table" in result.output
+    assert "are missing" in result.output and "Traceback" not in result.output
