@@ -169,3 +169,16 @@ def test_the_command_line_refuses_a_table_that_lost_cards_in_words(tmp_path: Pat
     assert result.exit_code == 2
     assert "this position cannot be on a table" in result.output
     assert "are missing" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name,players", [("among_the_stars", 3), ("among_the_stars_two", 2)])
+def test_the_table_as_the_set_up_leaves_it_reads_back(name: str, players: int) -> None:
+    """The main reactors the set-up lays are no turn's own card: the first turn has laid
+    nothing yet, and the position written before it is one a table can show."""
+    rules = Rules(load_ruleset(name))
+    pos = rules.start(players, seed=6)
+    written = from_state(pos.rules, pos.state)
+    assert written.turn.placed is None
+    again = position_from_model(rules, PositionModel.model_validate_json(
+        written.model_dump_json()))
+    assert where_the_cards_are(again) == where_the_cards_are(pos)
