@@ -182,3 +182,19 @@ def test_the_table_as_the_set_up_leaves_it_reads_back(name: str, players: int) -
     again = position_from_model(rules, PositionModel.model_validate_json(
         written.model_dump_json()))
     assert where_the_cards_are(again) == where_the_cards_are(pos)
+
+
+def test_a_card_the_set_up_left_in_the_box_cannot_be_in_play() -> None:
+    """With three players the cards marked 4 stay in the box (setup.deck): one found in
+    the deck is a card too many in play."""
+    rules, data = year_one(3)
+    box = data["zones"]["box"][0]
+    marked = next(c for c in box if c is not None and c.endswith("_4"))
+    box.remove(marked)
+    data["zones"]["deck"][0].append(marked)
+    with pytest.raises(PositionError) as e:
+        position_from_model(rules, PositionModel.model_validate(data))
+    [(path, message)] = e.value.problems
+    assert path == "zones.box"
+    assert message.startswith("the box holds 46 cards, but the set-up leaves 47")
+    assert message.endswith("1 card too many is in play")
