@@ -173,8 +173,8 @@ def test_the_command_line_refuses_a_table_that_lost_cards_in_words(tmp_path: Pat
 
 @pytest.mark.parametrize("name,players", [("among_the_stars", 3), ("among_the_stars_two", 2)])
 def test_the_table_as_the_set_up_leaves_it_reads_back(name: str, players: int) -> None:
-    """The main reactors the set-up lays are no turn's own card: the first turn has laid
-    nothing yet, and the position written before it is one a table can show."""
+    """Before the first turn every card is where the set-up put it: the position written
+    then is a whole table."""
     rules = Rules(load_ruleset(name))
     pos = rules.start(players, seed=6)
     written = from_state(pos.rules, pos.state)

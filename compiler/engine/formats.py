@@ -783,10 +783,11 @@ class _Builder:
         """`turn.placed` agrees with the step: given once the turn's tile is laid, if the
         step's actions need it, and not given before the step that lays it."""
         g = self.game
-        first = first_laying_step(g)
-        if first is None:
+        laying = [i for i, s in enumerate(g.steps) if any(lays_tile(g.actions[a])
+                                                          for a in (*s.actions, *s.also))]
+        if not laying:
             return
-        now = g.step_index[step]
+        now, first = g.step_index[step], laying[0]
         if placed is not None and now < first:
             self.bad("turn.placed", f"no tile is laid yet in step “{g.steps[now].title}”: the "
                                     f"turn's tile comes in step “{g.steps[first].title}”")
@@ -875,13 +876,6 @@ def _forbids(game: Any, st: State, f: Any, pid: int, others: bool, tiles: bool) 
         return bool(f.cond(env))
     except RuleError:
         return False
-
-
-def first_laying_step(game: Any) -> int | None:
-    """The index of the first step whose actions lay a tile (None if none does): before
-    it, no tile is the turn's own."""
-    return next((i for i, s in enumerate(game.steps)
-                 if any(lays_tile(game.actions[a]) for a in (*s.actions, *s.also))), None)
 
 
 def lays_tile(action: Any) -> bool:

@@ -227,11 +227,6 @@ class Position:
         if env.chance:
             raise ValueError(f"the set-up was given more chance outcomes than it uses: "
                              f"{' '.join(env.chance)} left over")
-        from compiler.engine.formats import first_laying_step
-        first = first_laying_step(game)
-        if st.turn.placed is not None and first is not None and st.turn.step < first:
-            # A card the set-up laid is not the turn's own: the turn lays its own later.
-            st.turn = st.turn.but(placed=None)
         st.gone.clear()
         return cls(rules, st), tuple(env.drawn)
 
