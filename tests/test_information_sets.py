@@ -59,7 +59,8 @@ def position(rules: Rules, players: int = 2, actor: str = "north",
     seats = ["north", "east", "south", "west"][:players]
     model = PositionModel.model_validate({
         "ruleset": "card_table", "players": [{"seat": s} for s in seats],
-        "zones": held, "turn": {"number": 3, "player": actor, "step": "act"}})
+        "zones": held, "turn": {"number": 3, "player": actor, "step": "act"},
+        "partial": True})  # the cards left unsaid are in the box
     return Position(rules, to_state(rules, model))
 
 
@@ -208,7 +209,7 @@ def test_a_view_file_that_shows_too_much_is_read_as_its_player_sees_it(rules: Ru
         "ruleset": "card_table", "view": "north",
         "players": [{"seat": "north"}, {"seat": "east"}],
         "zones": {"hand": {"north": ["c1"], "east": ["c3"]}, "deck": [["c4"]]},
-        "turn": {"number": 3, "player": "north", "step": "act"}})
+        "turn": {"number": 3, "player": "north", "step": "act"}, "partial": True})
     pos = Position(rules, to_state(rules, model))
     assert zones_of(pos)["hand"] == {"north": ["c1"], "east": [None]}
 
@@ -285,7 +286,7 @@ def test_naming_any_card_offers_each_card_once_and_never_an_unknown_one(
     model = PositionModel.model_validate({
         "ruleset": "card_table", "players": [{"seat": "north"}, {"seat": "east"}],
         "zones": {"hand": {"north": ["c1", "c2"], "east": ["c3"]}, "deck": [["c4"]]},
-        "turn": {"number": 3, "player": "north", "step": "act"}})
+        "turn": {"number": 3, "player": "north", "step": "act"}, "partial": True})
     pos = Position(naming, to_state(naming, model))
     every = [f"name c{i}" for i in range(1, 9)]
     for seen in (pos, pos.view("north"), pos.view("east")):

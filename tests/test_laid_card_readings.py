@@ -36,7 +36,8 @@ def table_json(cards: list[tuple[Any, ...]], *, credits: dict[str, int] | None =
                waiting: tuple[str, ...] = ("red",), turn: int = 3, year: int = 1
                ) -> dict[str, Any]:
     """Year `year`, turn `turn`: every player's main reactor at 0,0 (red's with 2 crystals),
-    then `cards` as (seat, x,y, card, crystals, attributes)."""
+    then `cards` as (seat, x,y, card, crystals, attributes). A partial table: the cards it
+    leaves unsaid are in the box."""
     laid = [(s, "0,0", "main_reactor", 2 if s == "red" else 0, {}) for s in SEATS] + cards
     tiles = [{"board": s, "at": at, "tile": c, "face": "front", "rotation": 0,
               "holds": {"energy": e} if e else {}, "attributes": a} for s, at, c, e, a in laid]
@@ -57,7 +58,7 @@ def table_json(cards: list[tuple[Any, ...]], *, credits: dict[str, int] | None =
                  "grants": [], "pending": [], "waiting": list(waiting)},
         "game": {"round": year, "turn": turn, "turns": 6,
                  "attributes": {"clockwise": year in (1, 3)}},
-        "finished": False}
+        "finished": False, "partial": True}
 
 
 def table(rules: Rules, cards: list[tuple[Any, ...]], **kw: Any) -> Position:

@@ -37,7 +37,8 @@ def position(rules: Rules, **zones_given: object) -> Position:
     held = {k: (v if isinstance(v, dict) else [v]) for k, v in zones_given.items()}
     model = PositionModel.model_validate({
         "ruleset": "card_table", "players": [{"seat": "north"}, {"seat": "east"}],
-        "zones": held, "turn": {"number": 3, "player": "north", "step": "act"}})
+        "zones": held, "turn": {"number": 3, "player": "north", "step": "act"},
+        "partial": True})  # the cards left unsaid are in the box
     return Position(rules, to_state(rules, model))
 
 

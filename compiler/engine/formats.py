@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.diagnostics import did_you_mean
-from compiler.engine import zone_json, zones
+from compiler.engine import conservation, zone_json, zone_play, zones
 from compiler.engine.effects import put
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.notation import NotationError, clip
@@ -176,6 +176,11 @@ class PositionModel(_Model):
             "The cards in each declared zone: a shared zone as a list of piles, a player's "
             "zone by seat; each pile top first; null is a card nobody at the table knows. "
             "Cards said to be nowhere are in the zone the cards start in, face down."))
+    partial: bool | None = Field(default=None, description=(
+        "true: the position shows only part of the table (a worked example, a test of one "
+        "move): the cards it leaves unsaid are in the zone the cards start in, even those the "
+        "set-up takes out of it. Omitted: a whole table, where every card the set-up put in "
+        "play is somewhere (a zone, a board, or null for a card nobody knows)."))
     revealed: list[str] | None = Field(default=None, description=(
         "Zones turned face up until they next empty: `deck`, or `hand red` for a player's."))
     turn: TurnState
@@ -327,6 +332,14 @@ class _Builder:
         self._areas(st)
         self._stacks(st)
         zone_json.read(g, st, m.zones, m.revealed or [], self.bad)
+        home = zone_play.start_zone(g)
+        # `partial` means something only where unsaid cards go to a start zone.
+        st.partial = bool(m.partial) and home is not None
+        if not st.partial and not self.problems:  # a whole table: every card in play is on it
+            lost = conservation.problem(self.rules, st, home is not None and home.id in
+                                        (m.zones or {}))
+            if lost is not None:
+                self.bad(*lost)
         self._turn(st, n)
         self._view(st, n)
         if not self.problems:
@@ -1020,7 +1033,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                          areas=areas, pool=pool, stacks=stacks,
                          discarded=st.discarded, zones=held, revealed=revealed or None,
                          turn=turn, game=game_block(g, st),
-                         finished=st.finished)
+                         finished=st.finished, partial=True if st.partial else None)
 
 
 def position_from_model(rules: Rules, model: PositionModel) -> Position:

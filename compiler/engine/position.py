@@ -42,6 +42,17 @@ class IllegalMove(ValueError):
         super().__init__(ruling.render())
 
 
+class GameEndRefused(ValueError):
+    """`Position.end_game()` cannot run the end here: the game is already over, or its end
+    needs what nothing here gives. The message says which, in words."""
+
+
+def _by(game: Game, rule_id: str | None) -> str:
+    """" (rule 9.1 “The end”)": the rule deciding, as a parenthesis, or nothing."""
+    r = game.rules.get(rule_id) if rule_id else None
+    return f" (rule {r.number} “{r.title}”)" if r is not None else ""
+
+
 class Rules:
     """A compiled ruleset with what rulings need: notation, citations, English."""
 
@@ -320,11 +331,28 @@ class Position:
     def end_game(self, decided: list[str] | None = None) -> tuple[Position, list[Effect]]:
         """Run the end of the game now, whatever is left to play (for worked examples).
         `decided` receives the rules that ran and changed nothing (an effect that brought
-        0 points): a worked example may be about them."""
+        0 points): a worked example may be about them.
+
+        Raises `GameEndRefused`, saying why, if the game is already over (its end was
+        scored once: a second end would score it twice) or if its end cannot be run here
+        (it needs chance, which nothing here decides, or the rules cannot carry it out)."""
+        game = self.game
+        if self.state.finished:
+            raise GameEndRefused(f"the game is already over{_by(game, game.end_rule)}: its "
+                                 f"end was scored once, and ending it again would score it "
+                                 f"twice")
         st = self.state.clone()
-        env = Env(self.game, st)
+        env = Env(game, st)
         env.trace = []
-        end_game(env)
+        try:
+            end_game(env)
+        except ChanceError as e:
+            raise GameEndRefused(f"the end of the game leaves something to chance{_by(game, e.rule)}"
+                                 f", and nothing here says what it decided: {e}; play the game "
+                                 f"to its end instead, where the last move carries the outcome "
+                                 f"after `!`") from None
+        except RuleError as e:
+            raise GameEndRefused(f"the rules cannot carry out the end of the game: {e}") from None
         st.gone.clear()
         if decided is not None:
             decided += [r for r in env.decided if r not in decided]
@@ -678,4 +706,4 @@ def split_moves(moves: str | Move | Iterable[str | Move]) -> list[str | Move]:
     return list(moves)
 
 
-__all__ = ["ALSO_SOURCE", "IllegalMove", "Position", "Rules", "split_moves"]
+__all__ = ["ALSO_SOURCE", "GameEndRefused", "IllegalMove", "Position", "Rules", "split_moves"]

@@ -22,7 +22,7 @@ from compiler.engine.formats import (
 )
 from compiler.engine import card_facts, chance, zone_facts
 from compiler.engine.evaluate import ChanceError, Env
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import GameEndRefused, Position, Rules
 from compiler.engine.ruling import Effect, Ruling
 from compiler.engine.turns import advance
 from compiler.ir import model as m
@@ -44,7 +44,8 @@ class ExampleResult:
 
 
 def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel:
-    """A `given { ... }` block as a position model."""
+    """A `given { ... }` block as a position model: a partial one, since an example shows
+    only what it is about (the cards it leaves unsaid are in the zone the cards start in)."""
     g = rules.game
     seats: list[str] = []
     players: dict[str, PlayerState] = {}
@@ -123,7 +124,7 @@ def model_from_facts(rules: Rules, facts: list[m.PositionFact]) -> PositionModel
     return PositionModel(ruleset=rules.ruleset.id, players=[players[s] for s in seats],
                          tiles=tiles, pieces=pieces, areas=list(areas.values()),
                          pool=pool or None, stacks=stacks, zones=held or None, turn=turn,
-                         game=game_state)
+                         game=game_state, partial=True)
 
 
 def _value(v: Any) -> Any:
@@ -181,7 +182,12 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
             result.failures.append(f"expected the moves to be legal, but the engine refuses them: "
                                    f"{reasons}")
     if ex.end_game:
-        after, result.end_effects = after.end_game(result.end_decided)
+        try:
+            after, result.end_effects = after.end_game(result.end_decided)
+        except GameEndRefused as e:
+            result.failures.append(f"the game cannot be ended here: {e}")
+            result.after = after
+            return result
     result.after = after
     for f in ex.expect:
         problem = _check(rules, f, before, after, result.ruling)

@@ -131,7 +131,8 @@ class State:
                  "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "_shared_geometry")
+                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "partial",
+                 "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -169,6 +170,9 @@ class State:
         self.view: int | None = None
         # In a view: the others' secret values it cannot know (they read as the default).
         self.unseen_attrs: frozenset[tuple[int, str]] = frozenset()
+        # A partial table (a position file's `partial`): the cards it left unsaid are in the
+        # start zone, even those the set-up took out (engine/conservation.py).
+        self.partial = False
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -201,6 +205,7 @@ class State:
         s.hidden_attrs = self.hidden_attrs
         s.view = self.view
         s.unseen_attrs = self.unseen_attrs
+        s.partial = self.partial
         return s
 
     def own_geometry(self) -> None:

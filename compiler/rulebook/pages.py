@@ -817,14 +817,22 @@ class RulesetPages:
                   "leaves it out, and a value the file gives must agree with the board, except "
                   "for an area the turn still has a rule pending for (`turn.pending`).", ""]
         if zone_play.table(self.game):
+            home = zone_play.start_zone(self.game)
+            unsaid = ("Every card the set-up puts in play must be somewhere: the zone the cards "
+                      "start in holds only what the set-up (and the rules of play) leave there. "
+                      "A position that shows only part of the table says `\"partial\": true`; "
+                      "the cards it leaves unsaid are then in the zone the cards start in, face "
+                      "down, as in the worked examples. ") if home is not None else ""
+            where = "" if home is not None else ("A card said to be nowhere is in the zone "
+                                                 "the cards start in, face down. ")
             lines += ["The cards in zones (`zones`): a shared zone is a list of piles, a "
                       "player's zone maps each seat to its cards; every pile is listed top "
                       "first (an unordered zone's cards in any order) and `null` is a card "
-                      "nobody at the table knows. A card said to be nowhere is in the zone the "
-                      "cards start in, face down. No card may be in more places than the game "
-                      "has copies of it. `revealed` lists the zones turned face up (`chosen "
-                      "red` for one player's). A file that is one player's view of the table "
-                      "says whose in `view` ([A player's view](#a-players-view)).", ""]
+                      "nobody at the table knows. " + where + "No card may be in more places "
+                      "than the game has copies of it. " + unsaid + "`revealed` lists the zones "
+                      "turned face up (`chosen red` for one player's). A file that is one "
+                      "player's view of the table says whose in `view` "
+                      "([A player's view](#a-players-view)).", ""]
         lines += self._laid_cards_formats()
         given = [(k, a) for k in self.game.area_kinds for a in k.attributes if a.given is not None]
         if given:
