@@ -24,6 +24,7 @@ from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import RandomPlayStopped, random_game
 from compiler.engine.records import RecordError, parse_record, replay, write_record
 from compiler.engine.views import hides_anything, view_record
+from compiler.engine.zone_json import copies
 from compiler.load import load_ruleset
 
 ROOT = Path(__file__).parent.parent
@@ -261,6 +262,75 @@ def test_several_unknown_cards_are_not_one_and_the_same_card(rules: Rules) -> No
     assert zones.cards_top_first(st, deck.key()) == ["?", "?"]
     assert zones.cards_top_first(st, hand.key(1), False) == ["?", "?"]
     assert zones.possible_top_first(st, deck.key()) == sorted(st.unknown)
+
+
+@pytest.fixture(scope="module")
+def boxed(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    """The card game, but before the deal two cards of the deck are shown and put back in
+    the box, out of the game."""
+    folder = tmp_path_factory.mktemp("boxed")
+    source = (TABLE / "card_table.rules").read_text(encoding="utf-8")
+    source = source.replace("            shuffle deck\n", "            shuffle deck\n"
+                            "            deal 2 from deck to discards\n"
+                            "            move cards in discards to box\n", 1)
+    (folder / "card_table.rules").write_text(source, encoding="utf-8")
+    return Rules(load_ruleset(folder))
+
+
+def test_a_card_put_back_in_the_box_is_never_offered_for_a_hidden_hand(boxed: Rules) -> None:
+    from compiler.engine import zones
+    pos = Position.start(boxed, players=2, seed=11)
+    table = zones_of(pos)
+    out = table["box"][0]  # type: ignore[index]
+    north = table["hand"]["north"]  # type: ignore[index]
+    assert len(out) == 2 and out == ["c7", "c8"]  # what this seed shows
+    view = pos.view("north")
+    hand, box = zone_play.table(pos.game)["hand"], zone_play.table(pos.game)["box"]
+    could = zones.possible_top_first(view.state, hand.key(1), False)
+    # East's hand came from the deck: any card north has not seen, never the two everyone
+    # saw go back to the box, nor north's own.
+    assert could == sorted({f"c{i}" for i in range(1, 9)} - set(out) - set(north))
+    assert set(out) <= set(view.state.unknown)  # unseen all the same
+    assert zones.possible_top_first(view.state, box.key(), False) == out
+    # The bounds travel with the view's file.
+    written = from_state(boxed, view.state)
+    assert written.could_hold == {"box": out, "deck": could, "hand": {"east": could}}
+    again = Position(boxed, to_state(boxed, PositionModel.model_validate_json(
+        written.model_dump_json())))
+    assert zones.possible_top_first(again.state, hand.key(1), False) == could
+
+
+def test_a_position_file_without_history_rules_nothing_out(boxed: Rules) -> None:
+    # A judge's file does not say what the table knows: a hidden zone could hold any card
+    # unaccounted for, never just its own cards (that would tell them).
+    from compiler.engine import zones
+    pos = position(boxed, hand={"north": ["c1"], "east": ["c3"]}, deck=["c4"])
+    hand = zone_play.table(pos.game)["hand"]
+    assert zones.possible_top_first(pos.view("north").state, hand.key(1), False) == \
+        ["c2", "c3", "c4", "c5", "c6", "c7", "c8"]
+
+
+@pytest.fixture(scope="module")
+def stars() -> Rules:
+    return Rules(load_ruleset(ROOT / "rules" / "among_the_stars"))
+
+
+def test_among_the_stars_offers_no_four_player_card_at_a_table_of_three(stars: Rules) -> None:
+    from compiler.engine import zones
+    four = {c.id for c in stars.ruleset.cards() if c.id.endswith("_4")}
+    assert "admin_block_4" in four
+    for players, offered in ((3, False), (4, True)):
+        pos = Position.start(stars, players=players, seed=2)
+        hand = zone_play.table(pos.game)["hand"]
+        view = pos.view("red")
+        could = set(zones.possible_top_first(view.state, hand.key(1), False))
+        assert bool(could & four) is offered, players
+        single = {c for c, k in copies(pos.game).items() if k == 1}
+        own = set(zones_of(pos)["hand"]["red"])  # type: ignore[index]
+        assert not could & own & single  # red holds the only copy
+    # A move naming such a card for blue is refused in red's view, as at the table.
+    view = Position.start(stars, players=3, seed=2).view("red")
+    assert view.adjudicate("blue: pick admin_block_4").verdict == "ILLEGAL"
 
 
 NAMING = '''    rule play.name "Naming a card" {

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import simultaneous, zone_play, zones
+from compiler.engine import places, simultaneous, zone_play, zones
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece, State
 from compiler.ir import model as m
@@ -581,6 +581,7 @@ class StmtCompiler:
             named = game.laid_card_words(st, cell, env.me)
             card = _take_off(game, st, cell, "removed")
             owner = board_of(cell) if game.per_player else env.me
+            places.moving(game, st, None, zone.key(owner), [card], openly=True)
             zones.put(st, zone.key(owner), card, ordered=zone.ordered)
             if named is not None:  # a printed card goes to a zone a reader knows by name
                 said = f"{named} is taken off the board and put on " \

@@ -178,6 +178,11 @@ class PositionModel(_Model):
             "Cards said to be nowhere are in the zone the cards start in, face down."))
     revealed: list[str] | None = Field(default=None, description=(
         "Zones turned face up until they next empty: `deck`, or `hand red` for a player's."))
+    could_hold: dict[str, list[str] | dict[str, list[str]]] | None = Field(
+        default=None, description=(
+            "In a view: for each zone whose cards that player cannot see, the cards they "
+            "could be (those the table cannot rule out there); a shared zone's as a list, a "
+            "player's by seat. Omitted: a null card could be any card unaccounted for."))
     turn: TurnState
     game: GameState | None = None
     finished: bool = False
@@ -329,6 +334,7 @@ class _Builder:
         zone_json.read(g, st, m.zones, m.revealed or [], self.bad)
         self._turn(st, n)
         self._view(st, n)
+        zone_json.read_bounds(g, st, m.could_hold, self.bad)
         if not self.problems:
             self._given(st)
         st.finished = m.finished
@@ -1019,6 +1025,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                          pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
                          discarded=st.discarded, zones=held, revealed=revealed or None,
+                         could_hold=zone_json.write_bounds(g, st),
                          turn=turn, game=game_block(g, st),
                          finished=st.finished)
 

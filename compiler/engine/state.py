@@ -128,7 +128,7 @@ SET_ASIDE: ZoneKey = (1, -1)           # the cards set out of the game (`discard
 class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
                  "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
-                 "revealed",
+                 "could_hold", "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
                  "game_attrs", "hidden_attrs", "view", "unseen_attrs", "_shared_geometry")
@@ -154,6 +154,9 @@ class State:
         # tuples and `unknown` is replaced, never changed in place, so clones share both.
         self.zones: dict[ZoneKey, Piles] = {}
         self.unknown: dict[str, int] = {}  # cards that may be behind a None, with their copies
+        # What the table knows of zones it cannot name card by card: the cards each could
+        # hold (engine/places.py). Replaced, never changed in place.
+        self.could_hold: dict[ZoneKey, frozenset[str]] = {}
         self.revealed: frozenset[ZoneKey] = frozenset()  # zones turned face up until emptied
         self.turn = Turn()
         self.next_id = 1
@@ -191,6 +194,7 @@ class State:
         s.tile_attrs = dict(self.tile_attrs) if self.tile_attrs else {}
         s.zones = dict(self.zones)
         s.unknown = self.unknown
+        s.could_hold = self.could_hold
         s.revealed = self.revealed
         s.turn = self.turn
         s.next_id = self.next_id

@@ -11,7 +11,10 @@ can check that no player's legal moves depend on what they cannot see.
 
 Visibility is for views, bots and the book, never for legality: the engine
 judges a move the same way in a view as at the full table, and where a choice
-needs a card the view hides, it offers every card that could be there.
+needs a card the view hides, it offers every card that could be there: a card
+unaccounted for in the view that the table knows the zone could hold
+(engine/places.py), so a card left in the box, or an objective left in its own
+deck, is never offered for an opponent's hand.
 
 Cards laid on a board are public, face-down ones included: everyone saw where
 they went. The set-up's shuffles are not part of a position, so a view has
@@ -23,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from compiler.engine.places import could
 from compiler.engine.state import State, ZoneKey
 from compiler.engine.zones import UNKNOWN
 
@@ -73,11 +77,16 @@ def view_state(game: Game, st: State, seat: int) -> State:
     out = st.clone()
     out.view = seat
     hidden: Counter[str] = Counter()
+    # What the seat may know of each zone it cannot see: the cards the table knows it could
+    # hold (engine/places.py), not every card it cannot see.
+    bounds: dict[ZoneKey, frozenset[str]] = {}
     for key, piles in st.zones.items():
         zone = game.zones[key[0]]
         seen = sight(zone, key, seat, st.revealed)
         if seen == ALL:
             continue
+        if any(len(p) > (1 if seen == TOP else 0) for p in piles):
+            bounds[key] = could(st, key)
         new = []
         for pile in piles:
             keep = 1 if seen == TOP and pile else 0
@@ -89,7 +98,29 @@ def view_state(game: Game, st: State, seat: int) -> State:
         unknown = Counter(st.unknown)
         unknown.update(hidden)
         out.unknown = {c: unknown[c] for c in sorted(unknown)}
+    out.could_hold = _pinned_out(st, bounds, out.unknown)
     _secrets(game, out, seat)
+    return out
+
+
+def _pinned_out(st: State, bounds: dict[ZoneKey, frozenset[str]],
+                unknown: dict[str, int]) -> dict[ZoneKey, frozenset[str]]:
+    """The bounds, less what the table knows to be elsewhere: a hidden zone whose cards
+    everyone could name (not in `st.could_hold`) pins them there, and a card all of whose
+    unseen copies are pinned in other zones cannot be in this one."""
+    pinned: dict[ZoneKey, Counter[str]] = {
+        key: Counter(c for p in st.zones[key] for c in p if c is not None)
+        for key in bounds if key not in st.could_hold}
+    if not pinned:
+        return bounds
+    total: Counter[str] = Counter()
+    for held in pinned.values():
+        total.update(held)
+    out = {}
+    for key, bound in bounds.items():
+        here = pinned.get(key, Counter())
+        out[key] = frozenset(c for c in bound
+                             if total[c] - here[c] < unknown.get(c, 0) or here[c])
     return out
 
 
