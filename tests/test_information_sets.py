@@ -452,6 +452,8 @@ def test_replay_as_a_player_prints_their_view_of_the_zones(table_file: Path) -> 
 def test_adjudicate_and_audit_as_a_player(table_file: Path) -> None:
     ruled = _run("adjudicate", str(TABLE), str(table_file), "stash", "--as", "north")
     assert ruled.exit_code == 0 and "a hidden card goes from the draw deck" in ruled.output
+    assert ruled.output.startswith("Judged from North’s view (north): the rules decide as "
+                                   "at the table, but what North cannot see is unknown here.")
     audited = _run("audit", str(TABLE), str(table_file), "--as", "north")
     assert audited.exit_code == 0 and "declares no audit" in audited.output
 
@@ -550,3 +552,83 @@ def test_a_secret_shown_in_a_view_that_never_knew_it_is_said_to_be_unknown() -> 
     assert "now shown: Green offers 1 point" in said  # made in this very move
     said = [c.text for c in pos.adjudicate("green: offer 1").moves[0].consequences]
     assert "now shown: Blue offers 0 points" in said
+
+
+def test_a_ruling_in_json_says_whose_view_judged_it(table_file: Path) -> None:
+    import json
+    seen = json.loads(_run("adjudicate", str(TABLE), str(table_file), "stash", "--as", "north",
+                           "--json").output)
+    assert seen["view"] == "north" and list(seen)[:3] == ["ruleset", "view", "verdict"]
+    full = json.loads(_run("adjudicate", str(TABLE), str(table_file), "stash", "--json").output)
+    assert "view" not in full and "view_name" not in full and "view_name" not in seen
+    assert "depends_on_unseen" not in full["moves"][0]  # only a view's ruling may need it
+    judged = _run("adjudicate", str(TABLE), str(table_file), "stash")
+    assert judged.output.startswith("LEGAL")  # the full table's ruling has no header
+
+
+def _tribute_answered() -> tuple[Position, str]:
+    """Seed 2, turn 1: red called for tribute, blue offered 0 in secret; green answers last."""
+    picks = Rules(load_ruleset(PICKS))
+    _, history = random_game(picks, 3, 2)
+    return next(p for _, p, m in history.moves if p.notation(m) == "green: offer 1"), \
+        "green: offer 1"
+
+
+def test_a_view_never_states_what_follows_from_a_secret_it_cannot_see() -> None:
+    # Blue's offer reads as its default (0) in red's view: the table's ruling says red
+    # receives Green's point and nothing from Blue, but red cannot know Blue gave nothing.
+    pos, move = _tribute_answered()
+    full, seen = pos.adjudicate(move), pos.view("red").adjudicate(move)
+    assert seen.verdict == full.verdict == "LEGAL"
+    said = [c.text for c in seen.moves[0].consequences]
+    assert said == ["Green offers 1 point",
+                    "now shown: Blue shows their offer, unknown in Red's view",
+                    "now shown: Green offers 1 point",
+                    "what follows turns on Blue’s offer, which Red cannot see: it is not "
+                    "stated here"]
+    assert seen.moves[0].depends_on_unseen == ["blue.offer"]
+    assert seen.after is None  # the scores after it are not known to red
+    assert "then: unknown in Red’s view" in seen.render()
+    assert "Red receives 1 point from Green" in [c.text for c in full.moves[0].consequences]
+    assert full.after is not None and not full.moves[0].depends_on_unseen
+    # Blue knows its own offer: its view's ruling is the table's.
+    own = pos.view("blue").adjudicate(move)
+    assert [c.text for c in own.moves[0].consequences] == \
+        [c.text for c in full.moves[0].consequences]
+    assert own.after == full.after
+
+
+def test_a_move_after_a_guess_is_a_guess_too() -> None:
+    pos, move = _tribute_answered()
+    view = pos.view("red")
+    nxt = view.apply(move)  # the next turn, as red's view carried it out
+    follow = next(iter(nxt.legal_moves()))
+    ruled = nxt.adjudicate(follow)
+    assert ruled.verdict == "LEGAL" and ruled.after is None
+    assert [c.kind for c in ruled.moves[0].consequences] == ["unknown"]
+
+
+def test_bids_the_view_was_given_score_and_only_the_unseen_one_is_not_stated() -> None:
+    # Green bid before red's view began; blue bids within it: when red, the last, picks,
+    # the view knows red's and blue's bids and what they score, not green's.
+    picks = Rules(load_ruleset(PICKS))
+    model = PositionModel.model_validate({
+        "ruleset": "sealed_picks",
+        "players": [{"seat": "red"}, {"seat": "blue"}, {"seat": "green", "attributes": {"bid": 1},
+                                                        "hidden": ["bid"]}],
+        "zones": {"hand": {"red": ["c1", "c2"], "blue": ["c3", "c4"], "green": ["c6"]},
+                  "chosen": {"green": ["c5"]}},
+        "turn": {"number": 1, "player": "red", "step": "pick", "waiting": ["red", "blue"]}})
+    pos = Position(picks, to_state(picks, model))
+    ruled = pos.view("red").adjudicate("blue: pick c3 bid 2; red: pick c1 bid 0")
+    first, last = ruled.moves
+    assert not first.depends_on_unseen  # blue's own pick turned on nothing hidden
+    assert last.depends_on_unseen == ["green.bid"]
+    said = [c.text for c in last.consequences]
+    assert said[-3:] == ["every picked card is turned face up", "Blue receives 2 points",
+                         "what follows turns on Green’s bid, which Red cannot see: it is not "
+                         "stated here"]
+    assert "now shown: Green shows their bid, unknown in Red's view" in said
+    table = [c.text for c in pos.adjudicate("blue: pick c3 bid 2; red: pick c1 bid 0")
+             .moves[-1].consequences]
+    assert "Green receives 1 point" in table  # what red's view leaves unsaid

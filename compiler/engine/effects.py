@@ -313,6 +313,8 @@ class StmtCompiler:
                 v = value(env)
                 old = env.state.player_attrs[p].get(name)
                 env.state.player_attrs[p] = {**env.state.player_attrs[p], name: v}
+                if (p, name) in env.state.unseen_attrs:  # set here: a view knows it now
+                    env.state.unseen_attrs = env.state.unseen_attrs - {(p, name)}
                 if secret:  # chosen in secret: hidden until everyone has chosen
                     simultaneous.set_secret(env, p, name)
                 shown = game.seat_id(v) if vtype == "player" and v is not None else v

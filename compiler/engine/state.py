@@ -131,7 +131,8 @@ class State:
                  "could_hold", "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "_shared_geometry")
+                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "guessed",
+                 "_shared_geometry")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -172,6 +173,9 @@ class State:
         self.view: int | None = None
         # In a view: the others' secret values it cannot know (they read as the default).
         self.unseen_attrs: frozenset[tuple[int, str]] = frozenset()
+        # In a view: the unseen values that moves carried out here have read (as their
+        # default, a stand-in): from then on the view's table is a guess (engine/views.py).
+        self.guessed: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -205,6 +209,7 @@ class State:
         s.hidden_attrs = self.hidden_attrs
         s.view = self.view
         s.unseen_attrs = self.unseen_attrs
+        s.guessed = self.guessed
         return s
 
     def own_geometry(self) -> None:

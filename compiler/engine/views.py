@@ -139,6 +139,31 @@ def _secrets(game: Game, st: State, seat: int) -> None:
     st.unseen_attrs = unseen
 
 
+def stand_in_read(env: Any, seat: int, name: str) -> None:
+    """A move carried out in a view read another player's secret the view cannot know: it
+    reads as the attribute's default, a stand-in, so what follows may not be what happens.
+    Noted on the state (`State.guessed`) and, the first time, where the move's consequences
+    stop being known (`Env.guessed_at`). Listing and checking moves never reach here: no
+    player's choices may turn on what they cannot see (compiler/check/simultaneous.py)."""
+    if env.trace is None:
+        return
+    st = env.state
+    if (seat, name) not in st.guessed:
+        st.guessed = st.guessed | {(seat, name)}
+    if env.guessed_at is None:
+        env.guessed_at = len(env.log)
+
+
+def unknown_from(game: Game, st: State) -> tuple[list[str], str]:
+    """What a view's ruling turned on and cannot know (`blue.offer`), and the line that
+    stands for everything from there on."""
+    names = [f"{game.seat_id(p)}.{a}" for p, a in sorted(st.guessed)]
+    said = ", ".join(f"{game.seat_name(p)}’s {a}" for p, a in sorted(st.guessed))
+    viewer = game.seat_name(st.view) if st.view is not None else "this view"
+    return names, (f"what follows turns on {said}, which {viewer} cannot see: it is not "
+                   f"stated here")
+
+
 def seat_of(game: Game, players: int, seat: int | str) -> int:
     """A seat given by index or id, or ValueError naming the table's seats."""
     if isinstance(seat, int):
