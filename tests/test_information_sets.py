@@ -632,3 +632,64 @@ def test_bids_the_view_was_given_score_and_only_the_unseen_one_is_not_stated() -
     table = [c.text for c in pos.adjudicate("blue: pick c3 bid 2; red: pick c1 bid 0")
              .moves[-1].consequences]
     assert "Green receives 1 point" in table  # what red's view leaves unsaid
+
+
+PEEK = '''ruleset peek {
+    title "Peek"
+    players 2 to 2
+    seats north "North", east "East"
+    chapters play
+}
+
+chapter play "Play" {
+    rule play.parts "The parts" {
+        text "The coins lie face down in a deck; each player's purse is their own."
+        lattice square
+        resource points "point" plural "points" unlimited
+        score is points
+        zone deck "draw deck" shared ordered hidden
+        zone purse "purse" each private
+        cards start in deck
+        card kind coin "coin" plural "coins" {
+            property worth: int "is worth {value} points"
+        }
+        step act "Act": must one of flip
+        game ends after turn when count(cards in deck) == 0
+    }
+
+    rule play.flip "Flipping" {
+        text "Take the top coin of the deck into your purse and score its worth."
+        action flip "flip" {
+            notation "flip"
+            let top = first(cards in deck)
+            move top to purse of me
+            give top.worth points to me
+        }
+    }
+}
+
+cards coins "Coins" of coin {
+    card gold "Gold" { worth 3 }
+    card tin "Tin" { worth 1 }
+}
+'''
+
+
+def test_what_a_hidden_card_brings_is_not_stated_in_a_view(tmp_path: Path) -> None:
+    # A coin taken unseen scores its worth: the table says how much, north's view cannot
+    # (the unknown card's worth would read as the default, 0).
+    (tmp_path / "peek.rules").write_text(PEEK, encoding="utf-8")
+    peek = Rules(load_ruleset(tmp_path))
+    model = PositionModel.model_validate({
+        "ruleset": "peek", "players": [{"seat": "north"}, {"seat": "east"}],
+        "zones": {"deck": [["gold", "tin"]]}, "turn": {"number": 1, "player": "north",
+                                                       "step": "act"}})
+    pos = Position(peek, to_state(peek, model))
+    full, seen = pos.adjudicate("flip"), pos.view("north").adjudicate("flip")
+    assert [c.text for c in full.moves[0].consequences] == [
+        "the Gold goes from the draw deck to North's purse", "North receives 3 points"]
+    assert [c.text for c in seen.moves[0].consequences] == [
+        "a hidden card goes from the draw deck to North's purse",
+        "what follows turns on a hidden card’s worth, which North cannot see: it is not "
+        "stated here"]
+    assert seen.moves[0].depends_on_unseen == ["?.worth"] and seen.after is None

@@ -142,10 +142,9 @@ class Ruling(BaseModel):
                     numbers = [c.number for c in ([eff.rule] if eff.rule else []) + eff.also]
                     cite = f"  [{', '.join(numbers)}]" if numbers else ""
                     lines.append(f"    → {eff.text}{cite}")
-        unseen = [v for mv in self.moves for v in mv.depends_on_unseen]
-        if self.after is None and unseen and self.verdict == "LEGAL":
-            lines.append(f"  then: unknown in {self.view_name or self.view}’s view (it turns "
-                         f"on {', '.join(dict.fromkeys(unseen))})")
+        if self.after is None and self.verdict == "LEGAL" and \
+                any(mv.depends_on_unseen for mv in self.moves):
+            lines.append(f"  then: unknown in {self.view_name or self.view}’s view")
         if self.after is not None:
             a = self.after
             lines.append(f"  then: {'game over' if a.finished else a.said()}")

@@ -174,7 +174,8 @@ class State:
         # In a view: the others' secret values it cannot know (they read as the default).
         self.unseen_attrs: frozenset[tuple[int, str]] = frozenset()
         # In a view: the unseen values that moves carried out here have read (as their
-        # default, a stand-in): from then on the view's table is a guess (engine/views.py).
+        # default, a stand-in): (seat, attribute), or (-1, what) of a card the view does not
+        # know. From then on the view's table is a guess (engine/views.py).
         self.guessed: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
 

@@ -140,8 +140,9 @@ def _secrets(game: Game, st: State, seat: int) -> None:
 
 
 def stand_in_read(env: Any, seat: int, name: str) -> None:
-    """A move carried out in a view read another player's secret the view cannot know: it
-    reads as the attribute's default, a stand-in, so what follows may not be what happens.
+    """A move carried out in a view read another player's secret the view cannot know (or,
+    `seat` -1, what a card the view does not know is): it reads as a default, a stand-in,
+    so what follows may not be what happens.
     Noted on the state (`State.guessed`) and, the first time, where the move's consequences
     stop being known (`Env.guessed_at`). Listing and checking moves never reach here: no
     player's choices may turn on what they cannot see (compiler/check/simultaneous.py)."""
@@ -157,8 +158,9 @@ def stand_in_read(env: Any, seat: int, name: str) -> None:
 def unknown_from(game: Game, st: State) -> tuple[list[str], str]:
     """What a view's ruling turned on and cannot know (`blue.offer`), and the line that
     stands for everything from there on."""
-    names = [f"{game.seat_id(p)}.{a}" for p, a in sorted(st.guessed)]
-    said = ", ".join(f"{game.seat_name(p)}’s {a}" for p, a in sorted(st.guessed))
+    names = [f"{game.seat_id(p) if p >= 0 else UNKNOWN}.{a}" for p, a in sorted(st.guessed)]
+    said = ", ".join(f"{game.seat_name(p)}’s {a}" if p >= 0 else f"a hidden card’s {a}"
+                     for p, a in sorted(st.guessed))
     viewer = game.seat_name(st.view) if st.view is not None else "this view"
     return names, (f"what follows turns on {said}, which {viewer} cannot see: it is not "
                    f"stated here")
