@@ -80,37 +80,42 @@ def view_state(game: Game, st: State, seat: int) -> State:
     # What the seat may know of each zone it cannot see: the cards the table knows it could
     # hold (engine/places.py), not every card it cannot see.
     bounds: dict[ZoneKey, frozenset[str]] = {}
+    pinned: dict[ZoneKey, Counter[str]] = {}
     for key, piles in st.zones.items():
         zone = game.zones[key[0]]
         seen = sight(zone, key, seat, st.revealed)
         if seen == ALL:
             continue
-        if any(len(p) > (1 if seen == TOP else 0) for p in piles):
-            bounds[key] = could(st, key)
         new = []
+        here: Counter[str] = Counter()
         for pile in piles:
             keep = 1 if seen == TOP and pile else 0
             cut = len(pile) - keep
-            hidden.update(c for c in pile[:cut] if c is not None)
+            here.update(c for c in pile[:cut] if c is not None)
             new.append((None,) * cut + pile[cut:])
         out.zones[key] = tuple(new)
+        hidden.update(here)
+        if any(len(p) > (1 if seen == TOP else 0) for p in piles):
+            if key in st.could_hold:
+                bounds[key] = could(st, key)
+            else:  # everyone could name the cards hidden here: they are pinned here
+                pinned[key] = here
+                blank = any(c is None for p in piles for c in p)
+                bounds[key] = frozenset(here) | (frozenset(st.unknown) if blank else frozenset())
     if hidden:
         unknown = Counter(st.unknown)
         unknown.update(hidden)
         out.unknown = {c: unknown[c] for c in sorted(unknown)}
-    out.could_hold = _pinned_out(st, bounds, out.unknown)
+    out.could_hold = _pinned_out(bounds, pinned, out.unknown)
     _secrets(game, out, seat)
     return out
 
 
-def _pinned_out(st: State, bounds: dict[ZoneKey, frozenset[str]],
+def _pinned_out(bounds: dict[ZoneKey, frozenset[str]], pinned: dict[ZoneKey, Counter[str]],
                 unknown: dict[str, int]) -> dict[ZoneKey, frozenset[str]]:
-    """The bounds, less what the table knows to be elsewhere: a hidden zone whose cards
-    everyone could name (not in `st.could_hold`) pins them there, and a card all of whose
-    unseen copies are pinned in other zones cannot be in this one."""
-    pinned: dict[ZoneKey, Counter[str]] = {
-        key: Counter(c for p in st.zones[key] for c in p if c is not None)
-        for key in bounds if key not in st.could_hold}
+    """The bounds, less what the table knows to be elsewhere: the hidden cards of a zone
+    everyone could name (`pinned`) are there, and a card all of whose unseen copies are
+    pinned in other zones cannot be in this one."""
     if not pinned:
         return bounds
     total: Counter[str] = Counter()
