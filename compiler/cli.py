@@ -493,8 +493,9 @@ def adjudicate(ruleset: str, position: str,
                                                            help=AS_HELP)] = None) -> None:
     """Judge a move: LEGAL, ILLEGAL or UNREADABLE, the rules that decide it, and what follows.
 
-    With --as SEAT, judged on the table as that player sees it: the same rules decide, but
-    a card they cannot see is named in what follows as a hidden card.
+    With --as SEAT, judged on the table as that player sees it (the ruling says whose view,
+    `view` in JSON): the same rules decide, but a card they cannot see is named in what
+    follows as a hidden card, and what turns on another's secret is not stated.
     Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, position), seat)
@@ -502,8 +503,7 @@ def adjudicate(ruleset: str, position: str,
     if as_json:
         print(ruling.model_dump_json(indent=2))
     else:
-        _view_line(pos)
-        print(ruling.render())
+        print(ruling.render())  # a view's ruling says whose view judged it
     raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
 
 

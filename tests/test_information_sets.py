@@ -24,6 +24,7 @@ from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import RandomPlayStopped, random_game
 from compiler.engine.records import RecordError, parse_record, replay, write_record
 from compiler.engine.views import hides_anything, view_record
+from compiler.engine.zone_json import copies
 from compiler.load import load_ruleset
 
 ROOT = Path(__file__).parent.parent
@@ -264,6 +265,75 @@ def test_several_unknown_cards_are_not_one_and_the_same_card(rules: Rules) -> No
     assert zones.possible_top_first(st, deck.key()) == sorted(st.unknown)
 
 
+@pytest.fixture(scope="module")
+def boxed(tmp_path_factory: pytest.TempPathFactory) -> Rules:
+    """The card game, but before the deal two cards of the deck are shown and put back in
+    the box, out of the game."""
+    folder = tmp_path_factory.mktemp("boxed")
+    source = (TABLE / "card_table.rules").read_text(encoding="utf-8")
+    source = source.replace("            shuffle deck\n", "            shuffle deck\n"
+                            "            deal 2 from deck to discards\n"
+                            "            move cards in discards to box\n", 1)
+    (folder / "card_table.rules").write_text(source, encoding="utf-8")
+    return Rules(load_ruleset(folder))
+
+
+def test_a_card_put_back_in_the_box_is_never_offered_for_a_hidden_hand(boxed: Rules) -> None:
+    from compiler.engine import zones
+    pos = Position.start(boxed, players=2, seed=11)
+    table = zones_of(pos)
+    out = table["box"][0]  # type: ignore[index]
+    north = table["hand"]["north"]  # type: ignore[index]
+    assert len(out) == 2 and out == ["c7", "c8"]  # what this seed shows
+    view = pos.view("north")
+    hand, box = zone_play.table(pos.game)["hand"], zone_play.table(pos.game)["box"]
+    could = zones.possible_top_first(view.state, hand.key(1), False)
+    # East's hand came from the deck: any card north has not seen, never the two everyone
+    # saw go back to the box, nor north's own.
+    assert could == sorted({f"c{i}" for i in range(1, 9)} - set(out) - set(north))
+    assert set(out) <= set(view.state.unknown)  # unseen all the same
+    assert zones.possible_top_first(view.state, box.key(), False) == out
+    # The bounds travel with the view's file.
+    written = from_state(boxed, view.state)
+    assert written.could_hold == {"box": out, "deck": could, "hand": {"east": could}}
+    again = Position(boxed, to_state(boxed, PositionModel.model_validate_json(
+        written.model_dump_json())))
+    assert zones.possible_top_first(again.state, hand.key(1), False) == could
+
+
+def test_a_position_file_without_history_rules_nothing_out(boxed: Rules) -> None:
+    # A judge's file does not say what the table knows: a hidden zone could hold any card
+    # unaccounted for, never just its own cards (that would tell them).
+    from compiler.engine import zones
+    pos = position(boxed, hand={"north": ["c1"], "east": ["c3"]}, deck=["c4"])
+    hand = zone_play.table(pos.game)["hand"]
+    assert zones.possible_top_first(pos.view("north").state, hand.key(1), False) == \
+        ["c2", "c3", "c4", "c5", "c6", "c7", "c8"]
+
+
+@pytest.fixture(scope="module")
+def stars() -> Rules:
+    return Rules(load_ruleset(ROOT / "rules" / "among_the_stars"))
+
+
+def test_among_the_stars_offers_no_four_player_card_at_a_table_of_three(stars: Rules) -> None:
+    from compiler.engine import zones
+    four = {c.id for c in stars.ruleset.cards() if c.id.endswith("_4")}
+    assert "admin_block_4" in four
+    for players, offered in ((3, False), (4, True)):
+        pos = Position.start(stars, players=players, seed=2)
+        hand = zone_play.table(pos.game)["hand"]
+        view = pos.view("red")
+        could = set(zones.possible_top_first(view.state, hand.key(1), False))
+        assert bool(could & four) is offered, players
+        single = {c for c, k in copies(pos.game).items() if k == 1}
+        own = set(zones_of(pos)["hand"]["red"])  # type: ignore[index]
+        assert not could & own & single  # red holds the only copy
+    # A move naming such a card for blue is refused in red's view, as at the table.
+    view = Position.start(stars, players=3, seed=2).view("red")
+    assert view.adjudicate("blue: pick admin_block_4").verdict == "ILLEGAL"
+
+
 NAMING = '''    rule play.name "Naming a card" {
         text "Name any card kept off the table, for a point."
         action guess "name a card" {
@@ -383,6 +453,8 @@ def test_replay_as_a_player_prints_their_view_of_the_zones(table_file: Path) -> 
 def test_adjudicate_and_audit_as_a_player(table_file: Path) -> None:
     ruled = _run("adjudicate", str(TABLE), str(table_file), "stash", "--as", "north")
     assert ruled.exit_code == 0 and "a hidden card goes from the draw deck" in ruled.output
+    assert ruled.output.startswith("Judged from North’s view (north): the rules decide as "
+                                   "at the table, but what North cannot see is unknown here.")
     audited = _run("audit", str(TABLE), str(table_file), "--as", "north")
     assert audited.exit_code == 0 and "declares no audit" in audited.output
 
@@ -481,3 +553,144 @@ def test_a_secret_shown_in_a_view_that_never_knew_it_is_said_to_be_unknown() -> 
     assert "now shown: Green offers 1 point" in said  # made in this very move
     said = [c.text for c in pos.adjudicate("green: offer 1").moves[0].consequences]
     assert "now shown: Blue offers 0 points" in said
+
+
+def test_a_ruling_in_json_says_whose_view_judged_it(table_file: Path) -> None:
+    import json
+    seen = json.loads(_run("adjudicate", str(TABLE), str(table_file), "stash", "--as", "north",
+                           "--json").output)
+    assert seen["view"] == "north" and list(seen)[:3] == ["ruleset", "view", "verdict"]
+    full = json.loads(_run("adjudicate", str(TABLE), str(table_file), "stash", "--json").output)
+    assert "view" not in full and "view_name" not in full and "view_name" not in seen
+    assert "depends_on_unseen" not in full["moves"][0]  # only a view's ruling may need it
+    judged = _run("adjudicate", str(TABLE), str(table_file), "stash")
+    assert judged.output.startswith("LEGAL")  # the full table's ruling has no header
+
+
+def _tribute_answered() -> tuple[Position, str]:
+    """Seed 2, turn 1: red called for tribute, blue offered 0 in secret; green answers last."""
+    picks = Rules(load_ruleset(PICKS))
+    _, history = random_game(picks, 3, 2)
+    return next(p for _, p, m in history.moves if p.notation(m) == "green: offer 1"), \
+        "green: offer 1"
+
+
+def test_a_view_never_states_what_follows_from_a_secret_it_cannot_see() -> None:
+    # Blue's offer reads as its default (0) in red's view: the table's ruling says red
+    # receives Green's point and nothing from Blue, but red cannot know Blue gave nothing.
+    pos, move = _tribute_answered()
+    full, seen = pos.adjudicate(move), pos.view("red").adjudicate(move)
+    assert seen.verdict == full.verdict == "LEGAL"
+    said = [c.text for c in seen.moves[0].consequences]
+    assert said == ["Green offers 1 point",
+                    "now shown: Blue shows their offer, unknown in Red's view",
+                    "now shown: Green offers 1 point",
+                    "what follows turns on Blue’s offer, which Red cannot see: it is not "
+                    "stated here"]
+    assert seen.moves[0].depends_on_unseen == ["blue.offer"]
+    assert seen.after is None  # the scores after it are not known to red
+    assert "then: unknown in Red’s view" in seen.render()
+    assert "Red receives 1 point from Green" in [c.text for c in full.moves[0].consequences]
+    assert full.after is not None and not full.moves[0].depends_on_unseen
+    # Blue knows its own offer: its view's ruling is the table's.
+    own = pos.view("blue").adjudicate(move)
+    assert [c.text for c in own.moves[0].consequences] == \
+        [c.text for c in full.moves[0].consequences]
+    assert own.after == full.after
+
+
+def test_a_move_after_a_guess_is_a_guess_too() -> None:
+    pos, move = _tribute_answered()
+    view = pos.view("red")
+    nxt = view.apply(move)  # the next turn, as red's view carried it out
+    follow = next(iter(nxt.legal_moves()))
+    ruled = nxt.adjudicate(follow)
+    assert ruled.verdict == "LEGAL" and ruled.after is None
+    assert [c.kind for c in ruled.moves[0].consequences] == ["unknown"]
+
+
+def test_bids_the_view_was_given_score_and_only_the_unseen_one_is_not_stated() -> None:
+    # Green bid before red's view began; blue bids within it: when red, the last, picks,
+    # the view knows red's and blue's bids and what they score, not green's.
+    picks = Rules(load_ruleset(PICKS))
+    model = PositionModel.model_validate({
+        "ruleset": "sealed_picks",
+        "players": [{"seat": "red"}, {"seat": "blue"}, {"seat": "green", "attributes": {"bid": 1},
+                                                        "hidden": ["bid"]}],
+        "zones": {"hand": {"red": ["c1", "c2"], "blue": ["c3", "c4"], "green": ["c6"]},
+                  "chosen": {"green": ["c5"]}},
+        "turn": {"number": 1, "player": "red", "step": "pick", "waiting": ["red", "blue"]}})
+    pos = Position(picks, to_state(picks, model))
+    ruled = pos.view("red").adjudicate("blue: pick c3 bid 2; red: pick c1 bid 0")
+    first, last = ruled.moves
+    assert not first.depends_on_unseen  # blue's own pick turned on nothing hidden
+    assert last.depends_on_unseen == ["green.bid"]
+    said = [c.text for c in last.consequences]
+    assert said[-3:] == ["every picked card is turned face up", "Blue receives 2 points",
+                         "what follows turns on Green’s bid, which Red cannot see: it is not "
+                         "stated here"]
+    assert "now shown: Green shows their bid, unknown in Red's view" in said
+    table = [c.text for c in pos.adjudicate("blue: pick c3 bid 2; red: pick c1 bid 0")
+             .moves[-1].consequences]
+    assert "Green receives 1 point" in table  # what red's view leaves unsaid
+
+
+PEEK = '''ruleset peek {
+    title "Peek"
+    players 2 to 2
+    seats north "North", east "East"
+    chapters play
+}
+
+chapter play "Play" {
+    rule play.parts "The parts" {
+        text "The coins lie face down in a deck; each player's purse is their own."
+        lattice square
+        resource points "point" plural "points" unlimited
+        score is points
+        zone deck "draw deck" shared ordered hidden
+        zone purse "purse" each private
+        cards start in deck
+        card kind coin "coin" plural "coins" {
+            property worth: int "is worth {value} points"
+        }
+        step act "Act": must one of flip
+        game ends after turn when count(cards in deck) == 0
+    }
+
+    rule play.flip "Flipping" {
+        text "Take the top coin of the deck into your purse and score its worth."
+        action flip "flip" {
+            notation "flip"
+            let top = first(cards in deck)
+            move top to purse of me
+            give top.worth points to me
+        }
+    }
+}
+
+cards coins "Coins" of coin {
+    card gold "Gold" { worth 3 }
+    card tin "Tin" { worth 1 }
+}
+'''
+
+
+def test_what_a_hidden_card_brings_is_not_stated_in_a_view(tmp_path: Path) -> None:
+    # A coin taken unseen scores its worth: the table says how much, north's view cannot
+    # (the unknown card's worth would read as the default, 0).
+    (tmp_path / "peek.rules").write_text(PEEK, encoding="utf-8")
+    peek = Rules(load_ruleset(tmp_path))
+    model = PositionModel.model_validate({
+        "ruleset": "peek", "players": [{"seat": "north"}, {"seat": "east"}],
+        "zones": {"deck": [["gold", "tin"]]}, "turn": {"number": 1, "player": "north",
+                                                       "step": "act"}})
+    pos = Position(peek, to_state(peek, model))
+    full, seen = pos.adjudicate("flip"), pos.view("north").adjudicate("flip")
+    assert [c.text for c in full.moves[0].consequences] == [
+        "the Gold goes from the draw deck to North's purse", "North receives 3 points"]
+    assert [c.text for c in seen.moves[0].consequences] == [
+        "a hidden card goes from the draw deck to North's purse",
+        "what follows turns on a hidden card’s worth, which North cannot see: it is not "
+        "stated here"]
+    assert seen.moves[0].depends_on_unseen == ["?.worth"] and seen.after is None

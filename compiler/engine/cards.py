@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.evaluate import call_scoped
+from compiler.engine.zones import UNKNOWN
 from compiler.ir import cards as c
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -144,9 +145,19 @@ def compile_attr(cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
     default = game.cards.defaults.get(name)
 
     def prop(env: Env) -> Any:
-        info = find(env, obj(env))
+        v = obj(env)
+        if v == UNKNOWN:
+            unseen_card(env, name)
+        info = find(env, v)
         return default if info is None else info.props.get(name, default)
     return prop
+
+
+def unseen_card(env: Env, what: str) -> None:
+    """A card a view does not know was read: its `what` is a stand-in (engine/views.py)."""
+    if env.state.view is not None:
+        from compiler.engine.views import stand_in_read
+        stand_in_read(env, -1, what)
 
 
 def compile_is(cx: ExprCompiler, node: n.IsKind) -> Fn:
@@ -157,11 +168,17 @@ def compile_is(cx: ExprCompiler, node: n.IsKind) -> Fn:
     kind = node.kind
     if kind in game.cards.kinds:
         def test(env: Env) -> bool:
-            info = find(env, f(env))
+            v = f(env)
+            if v == UNKNOWN:
+                unseen_card(env, "kind")
+            info = find(env, v)
             return info is not None and kind in info.kinds
     else:
         def test(env: Env) -> bool:
-            info = find(env, f(env))
+            v = f(env)
+            if v == UNKNOWN:
+                unseen_card(env, "name")
+            info = find(env, v)
             return info is not None and info.id == kind
     if node.negated:
         return lambda env: not test(env)
@@ -172,7 +189,13 @@ def compile_has(cx: ExprCompiler, node: n.Has) -> Fn:
     f = cx(node.value)
     cards = cx.game.cards.cards
     kind = node.kind
-    return lambda env: (i := cards.get(f(env))) is not None and kind in i.features
+
+    def has(env: Env) -> bool:
+        v = f(env)
+        if v == UNKNOWN:
+            unseen_card(env, "features")
+        return (i := cards.get(v)) is not None and kind in i.features
+    return has
 
 
 def compile_name(cx: ExprCompiler, node: n.Name) -> Fn:

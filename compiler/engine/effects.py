@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import simultaneous, zone_play, zones
+from compiler.engine import places, simultaneous, zone_play, zones
 from compiler.engine.evaluate import Env, Fn, RuleError, _MISSING, _restore, call_scoped, cell_key
 from compiler.engine.state import POOL, SET_ASIDE, STACKS, Grant, Pending, Piece, State
 from compiler.ir import model as m
@@ -313,6 +313,8 @@ class StmtCompiler:
                 v = value(env)
                 old = env.state.player_attrs[p].get(name)
                 env.state.player_attrs[p] = {**env.state.player_attrs[p], name: v}
+                if (p, name) in env.state.unseen_attrs:  # set here: a view knows it now
+                    env.state.unseen_attrs = env.state.unseen_attrs - {(p, name)}
                 if secret:  # chosen in secret: hidden until everyone has chosen
                     simultaneous.set_secret(env, p, name)
                 shown = game.seat_id(v) if vtype == "player" and v is not None else v
@@ -581,6 +583,7 @@ class StmtCompiler:
             named = game.laid_card_words(st, cell, env.me)
             card = _take_off(game, st, cell, "removed")
             owner = board_of(cell) if game.per_player else env.me
+            places.moving(game, st, None, zone.key(owner), [card], openly=True)
             zones.put(st, zone.key(owner), card, ordered=zone.ordered)
             if named is not None:  # a printed card goes to a zone a reader knows by name
                 said = f"{named} is taken off the board and put on " \

@@ -54,7 +54,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace", "decided", "own")
+                 "sampler", "memo", "cites", "trace", "decided", "own", "guessed_at")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -85,6 +85,9 @@ class Env:
         # outcomes as a decision of their own after the move (`! deck:…`). None while
         # every outcome drawn is the move's.
         self.own: int | None = None
+        # In a view: how many consequences had been noted when a move first read a value
+        # the view cannot see (engine/views.py); None while none was read.
+        self.guessed_at: int | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.
@@ -561,7 +564,11 @@ class ExprCompiler:
                 p = obj(env)
                 if p is None:
                     return default
-                return env.state.player_attrs[p].get(name, default)
+                st = env.state
+                if st.unseen_attrs and (p, name) in st.unseen_attrs:
+                    from compiler.engine.views import stand_in_read
+                    stand_in_read(env, p, name)
+                return st.player_attrs[p].get(name, default)
             return player_attr
         if t in ("player", "holder"):
             members = game.families.get(name, (name,))

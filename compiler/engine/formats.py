@@ -183,6 +183,11 @@ class PositionModel(_Model):
         "play is somewhere (a zone, a board, or null for a card nobody knows)."))
     revealed: list[str] | None = Field(default=None, description=(
         "Zones turned face up until they next empty: `deck`, or `hand red` for a player's."))
+    could_hold: dict[str, list[str] | dict[str, list[str]]] | None = Field(
+        default=None, description=(
+            "In a view: for each zone whose cards that player cannot see, the cards they "
+            "could be (those the table cannot rule out there); a shared zone's as a list, a "
+            "player's by seat. Omitted: a null card could be any card unaccounted for."))
     turn: TurnState
     game: GameState | None = None
     finished: bool = False
@@ -342,6 +347,7 @@ class _Builder:
                 self.bad(*lost)
         self._turn(st, n)
         self._view(st, n)
+        zone_json.read_bounds(g, st, m.could_hold, self.bad)
         if not self.problems:
             self._given(st)
         st.finished = m.finished
@@ -1032,6 +1038,7 @@ def from_state(rules: Rules, st: State) -> PositionModel:
                          pieces=pieces,
                          areas=areas, pool=pool, stacks=stacks,
                          discarded=st.discarded, zones=held, revealed=revealed or None,
+                         could_hold=zone_json.write_bounds(g, st),
                          turn=turn, game=game_block(g, st),
                          finished=st.finished, partial=True if st.partial else None)
 

@@ -298,9 +298,13 @@ class Position:
                 verdict = mr.verdict
                 break
             pos = nxt  # type: ignore[assignment]
+        view = self.state.view
+        guessed = any(mr.depends_on_unseen for mr in rulings)
         return Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
                       moves=rulings, before=self.situation(),
-                      after=pos.situation() if verdict == "LEGAL" else None)
+                      after=pos.situation() if verdict == "LEGAL" and not guessed else None,
+                      view=self.game.seat_id(view) if view is not None else None,
+                      view_name=self.game.seat_name(view) if view is not None else None)
 
     def apply(self, moves: str | Move | Iterable[str | Move]) -> Position:
         ruling = None
@@ -600,10 +604,18 @@ class Position:
         canonical = self.notation(Move(action.id, tuple(sorted(values.items())),
                                        tuple(env.drawn))) \
             if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
+        said = [self._effect(c) for c in env.log]
+        unseen: list[str] = []
+        if st.guessed:  # a view read what it cannot see: stop where it did (engine/views.py)
+            from compiler.engine.views import unknown_from
+            unseen, line = unknown_from(game, st)
+            cut = 0 if self.state.guessed or env.guessed_at is None else env.guessed_at
+            said = said[:cut] + [Effect(kind="unknown", rule=None, text=line)]
         return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
                           action_rule=self.rules.cite(action.rule) if action else None,
-                          decided_by=decided, consequences=[self._effect(c) for c in env.log],
-                          table_chance=env.table_drawn()), Position(self.rules, st)
+                          decided_by=decided, consequences=said,
+                          table_chance=env.table_drawn(),
+                          depends_on_unseen=unseen), Position(self.rules, st)
 
     def _decided_by(self, action: CompiledAction | None, source: int,
                     values: dict[str, Any] | None = None,

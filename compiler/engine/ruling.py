@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
 
 class RuleCitation(BaseModel):
@@ -81,18 +81,46 @@ class MoveRuling(BaseModel):
     # drawn once its turn was over (the deal at the start of the next round). A
     # record writes them as a decision of their own after the move (`! deck:…`).
     table_chance: list[str] = []
+    # In a view: the others' hidden values (`blue.offer`) that what followed the move
+    # turned on. The view cannot know them, so the consequences stop where the first was
+    # read, and say so (engine/views.py); omitted when empty.
+    depends_on_unseen: list[str] = []
+
+    @model_serializer(mode="wrap")
+    def _omit_unseen(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        if not self.depends_on_unseen:
+            out.pop("depends_on_unseen", None)
+        return out
 
 
 class Ruling(BaseModel):
     ruleset: str
+    # The seat whose view judged the move (`--as SEAT`); omitted for the full table.
+    view: str | None = None
     verdict: Verdict
     moves: list[MoveRuling]
     before: Situation
     after: Situation | None = None
+    # The view's seat by name, for the header ("Judged from Red's view").
+    view_name: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_view(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out = handler(self)
+        out.pop("view_name", None)
+        if self.view is None:
+            out.pop("view", None)
+        return out
 
     def render(self) -> str:
         """The ruling as a judge would read it aloud."""
-        lines = [f"{self.verdict}"]
+        lines = []
+        if self.view is not None:
+            who = self.view_name or self.view
+            lines.append(f"Judged from {who}’s view ({self.view}): the rules decide as at "
+                         f"the table, but what {who} cannot see is unknown here.")
+        lines.append(f"{self.verdict}")
         lines.append(f"  position: {self.before.said()}")
         for mv in self.moves:
             under = (f" (under {mv.action_rule.number} {mv.action_rule.title})"
@@ -114,6 +142,9 @@ class Ruling(BaseModel):
                     numbers = [c.number for c in ([eff.rule] if eff.rule else []) + eff.also]
                     cite = f"  [{', '.join(numbers)}]" if numbers else ""
                     lines.append(f"    → {eff.text}{cite}")
+        if self.after is None and self.verdict == "LEGAL" and \
+                any(mv.depends_on_unseen for mv in self.moves):
+            lines.append(f"  then: unknown in {self.view_name or self.view}’s view")
         if self.after is not None:
             a = self.after
             lines.append(f"  then: {'game over' if a.finished else a.said()}")

@@ -128,10 +128,10 @@ SET_ASIDE: ZoneKey = (1, -1)           # the cards set out of the game (`discard
 class State:
     __slots__ = ("players", "board", "frontier", "areas", "pieces", "stacks_at", "supply",
                  "player_res", "player_attrs", "pool", "area_res", "area_attrs", "zones", "unknown",
-                 "revealed",
+                 "could_hold", "revealed",
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
-                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "partial",
+                 "game_attrs", "hidden_attrs", "view", "unseen_attrs", "partial", "guessed",
                  "_shared_geometry")
 
     def __init__(self, players: int) -> None:
@@ -155,6 +155,9 @@ class State:
         # tuples and `unknown` is replaced, never changed in place, so clones share both.
         self.zones: dict[ZoneKey, Piles] = {}
         self.unknown: dict[str, int] = {}  # cards that may be behind a None, with their copies
+        # What the table knows of zones it cannot name card by card: the cards each could
+        # hold (engine/places.py). Replaced, never changed in place.
+        self.could_hold: dict[ZoneKey, frozenset[str]] = {}
         self.revealed: frozenset[ZoneKey] = frozenset()  # zones turned face up until emptied
         self.turn = Turn()
         self.next_id = 1
@@ -173,6 +176,10 @@ class State:
         # A partial table (a position file's `partial`): the cards it left unsaid are in the
         # start zone, even those the set-up took out (engine/conservation.py).
         self.partial = False
+        # In a view: the unseen values that moves carried out here have read (as their
+        # default, a stand-in): (seat, attribute), or (-1, what) of a card the view does not
+        # know. From then on the view's table is a guess (engine/views.py).
+        self.guessed: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
 
     def clone(self) -> State:
@@ -195,6 +202,7 @@ class State:
         s.tile_attrs = dict(self.tile_attrs) if self.tile_attrs else {}
         s.zones = dict(self.zones)
         s.unknown = self.unknown
+        s.could_hold = self.could_hold
         s.revealed = self.revealed
         s.turn = self.turn
         s.next_id = self.next_id
@@ -206,6 +214,7 @@ class State:
         s.view = self.view
         s.unseen_attrs = self.unseen_attrs
         s.partial = self.partial
+        s.guessed = self.guessed
         return s
 
     def own_geometry(self) -> None:

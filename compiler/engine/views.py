@@ -11,7 +11,10 @@ can check that no player's legal moves depend on what they cannot see.
 
 Visibility is for views, bots and the book, never for legality: the engine
 judges a move the same way in a view as at the full table, and where a choice
-needs a card the view hides, it offers every card that could be there.
+needs a card the view hides, it offers every card that could be there: a card
+unaccounted for in the view that the table knows the zone could hold
+(engine/places.py), so a card left in the box, or an objective left in its own
+deck, is never offered for an opponent's hand.
 
 Cards laid on a board are public, face-down ones included: everyone saw where
 they went. The set-up's shuffles are not part of a position, so a view has
@@ -23,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from compiler.engine.places import could
 from compiler.engine.state import State, ZoneKey
 from compiler.engine.zones import UNKNOWN
 
@@ -73,23 +77,55 @@ def view_state(game: Game, st: State, seat: int) -> State:
     out = st.clone()
     out.view = seat
     hidden: Counter[str] = Counter()
+    # What the seat may know of each zone it cannot see: the cards the table knows it could
+    # hold (engine/places.py), not every card it cannot see.
+    bounds: dict[ZoneKey, frozenset[str]] = {}
+    pinned: dict[ZoneKey, Counter[str]] = {}
     for key, piles in st.zones.items():
         zone = game.zones[key[0]]
         seen = sight(zone, key, seat, st.revealed)
         if seen == ALL:
             continue
         new = []
+        here: Counter[str] = Counter()
         for pile in piles:
             keep = 1 if seen == TOP and pile else 0
             cut = len(pile) - keep
-            hidden.update(c for c in pile[:cut] if c is not None)
+            here.update(c for c in pile[:cut] if c is not None)
             new.append((None,) * cut + pile[cut:])
         out.zones[key] = tuple(new)
+        hidden.update(here)
+        if any(len(p) > (1 if seen == TOP else 0) for p in piles):
+            if key in st.could_hold:
+                bounds[key] = could(st, key)
+            else:  # everyone could name the cards hidden here: they are pinned here
+                pinned[key] = here
+                blank = any(c is None for p in piles for c in p)
+                bounds[key] = frozenset(here) | (frozenset(st.unknown) if blank else frozenset())
     if hidden:
         unknown = Counter(st.unknown)
         unknown.update(hidden)
         out.unknown = {c: unknown[c] for c in sorted(unknown)}
+    out.could_hold = _pinned_out(bounds, pinned, out.unknown)
     _secrets(game, out, seat)
+    return out
+
+
+def _pinned_out(bounds: dict[ZoneKey, frozenset[str]], pinned: dict[ZoneKey, Counter[str]],
+                unknown: dict[str, int]) -> dict[ZoneKey, frozenset[str]]:
+    """The bounds, less what the table knows to be elsewhere: the hidden cards of a zone
+    everyone could name (`pinned`) are there, and a card all of whose unseen copies are
+    pinned in other zones cannot be in this one."""
+    if not pinned:
+        return bounds
+    total: Counter[str] = Counter()
+    for held in pinned.values():
+        total.update(held)
+    out = {}
+    for key, bound in bounds.items():
+        here = pinned.get(key, Counter())
+        out[key] = frozenset(c for c in bound
+                             if total[c] - here[c] < unknown.get(c, 0) or here[c])
     return out
 
 
@@ -106,6 +142,33 @@ def _secrets(game: Game, st: State, seat: int) -> None:
     for p, name in unseen:
         st.player_attrs[p][name] = game.player_default(name)
     st.unseen_attrs = unseen
+
+
+def stand_in_read(env: Any, seat: int, name: str) -> None:
+    """A move carried out in a view read another player's secret the view cannot know (or,
+    `seat` -1, what a card the view does not know is): it reads as a default, a stand-in,
+    so what follows may not be what happens.
+    Noted on the state (`State.guessed`) and, the first time, where the move's consequences
+    stop being known (`Env.guessed_at`). Listing and checking moves never reach here: no
+    player's choices may turn on what they cannot see (compiler/check/simultaneous.py)."""
+    if env.trace is None:
+        return
+    st = env.state
+    if (seat, name) not in st.guessed:
+        st.guessed = st.guessed | {(seat, name)}
+    if env.guessed_at is None:
+        env.guessed_at = len(env.log)
+
+
+def unknown_from(game: Game, st: State) -> tuple[list[str], str]:
+    """What a view's ruling turned on and cannot know (`blue.offer`), and the line that
+    stands for everything from there on."""
+    names = [f"{game.seat_id(p) if p >= 0 else UNKNOWN}.{a}" for p, a in sorted(st.guessed)]
+    said = ", ".join(f"{game.seat_name(p)}’s {a}" if p >= 0 else f"a hidden card’s {a}"
+                     for p, a in sorted(st.guessed))
+    viewer = game.seat_name(st.view) if st.view is not None else "this view"
+    return names, (f"what follows turns on {said}, which {viewer} cannot see: it is not "
+                   f"stated here")
 
 
 def seat_of(game: Game, players: int, seat: int | str) -> int:

@@ -160,6 +160,62 @@ def write(game: Game, st: State) -> tuple[dict[str, ZoneValue] | None, list[str]
     return out, revealed
 
 
+def write_bounds(game: Game, st: State) -> dict[str, list[str] | dict[str, list[str]]] | None:
+    """A view's `could_hold`: for each zone whose cards it cannot see, the cards they could be
+    (engine/places.py), a shared zone's as a list, a player's by seat; None outside views
+    (the judge's table names every card) and where nothing is ruled out."""
+    if st.view is None or not st.could_hold:
+        return None
+    out: dict[str, Any] = {}
+    every = frozenset(game.catalogue.card_faces)
+    for (i, p), cards in sorted(st.could_hold.items()):
+        if cards >= every:
+            continue
+        name = game.zones[i].id
+        if p >= 0:
+            out.setdefault(name, {})[game.seat_id(p)] = sorted(cards)
+        else:
+            out[name] = sorted(cards)
+    return out
+
+
+def read_bounds(game: Game, st: State, given: dict[str, Any] | None, bad: Any) -> None:
+    """`could_hold` back into the state; each zone and card checked.
+
+    A position file carries no history, so what the table knows of a hidden zone it does
+    not bound is nothing: any card unaccounted for could be there (never the zone's own
+    cards, which would tell them to every view)."""
+    from compiler.engine import places
+    table = zone_play.table(game)
+    bounds: dict[tuple[int, int], frozenset[str]] = {}
+    if places.tracked(game):
+        every = frozenset(game.catalogue.card_faces)
+        bounds = {key: every for key, piles in st.zones.items()
+                  if any(piles) and game.zones[key[0]].visible != "everyone"}
+    for name, value in (given or {}).items():
+        z = table.get(name)
+        path = f"could_hold.{name}"
+        if z is None:
+            bad(path, f"there is no zone {name!r}")
+            continue
+        if z.per_player != isinstance(value, dict):
+            bad(path, f"{name} is {'each player' if z.per_player else 'shared'}'s: give its "
+                      f"cards {'by seat' if z.per_player else 'as one list'}")
+            continue
+        entries = value.items() if isinstance(value, dict) else [("", value)]
+        for seat, cards in entries:
+            owner = game.seat_index(seat, st.players) if seat else -1
+            if owner is None:
+                bad(f"{path}.{seat}", f"there is no player {seat!r} at this table")
+                continue
+            wrong = [c for c in cards if c not in game.catalogue.card_faces]
+            if wrong:
+                bad(f"{path}", f"there is no card {wrong[0]!r}")
+                continue
+            bounds[z.key(owner)] = frozenset(cards)
+    st.could_hold = bounds
+
+
 def _places(places: list[str]) -> str:
     """"on the board 3 times and in the stacks": where the copies of a card are."""
     counts = Counter(places)

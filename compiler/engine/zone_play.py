@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine import zones
+from compiler.engine import places, zones
 from compiler.engine.state import ZoneKey
 from compiler.engine.zones import Zone
 from compiler.ir import nodes as n
@@ -168,6 +168,9 @@ def move_cards(game: Game, cx: ExprCompiler, s: n.Move, note: Callable[..., None
         cards = list(value) if many else [value]
         src, dst = source(env), target(env)
         ordered = game.zones[dst[0]].ordered
+        # A set moved by its condition is sorted out in the open; one card, perhaps chosen
+        # in secret, is not (engine/places.py).
+        places.moving(game, st, src, dst, [c for c in cards if c is not None], openly=many)
         for card in cards:
             if card is None:
                 raise _error("there is no card to move")
@@ -175,6 +178,7 @@ def move_cards(game: Game, cx: ExprCompiler, s: n.Move, note: Callable[..., None
                 raise _error(f"{card} is not in {zone_title(game, src)}")
             zones.put(st, dst, card, ordered=ordered)
         _emptied(st, src)
+        places.settle(st, src)
         if cards:
             shown = ", ".join(card_words(game, c) for c in cards) if len(cards) <= 6 \
                 else f"{len(cards)} cards"
@@ -192,8 +196,11 @@ def deal(game: Game, cx: ExprCompiler, s: n.Deal, note: Callable[..., None]) -> 
         st = env.state
         src, dst = source(env), target(env)
         k = count(env)
+        whole = k >= zones.size(st, src)  # a whole zone dealt: its cards are no secret
+        places.moving(game, st, src, dst, zones.cards(st, src) if whole else (), openly=whole)
         dealt = zones.deal(st, src, dst, max(k, 0), ordered=game.zones[dst[0]].ordered)
         _emptied(st, src)
+        places.settle(st, src)
         note(env, "dealt", rule, f"{dealt} card{'s' if dealt != 1 else ''} dealt from "
              f"{zone_title(game, src)} to {zone_title(game, dst)}", count=dealt)
     return deal_
@@ -223,6 +230,7 @@ def rotate(game: Game, cx: ExprCompiler, s: n.Rotate, note: Callable[..., None])
         st = env.state
         k = by(env)
         zones.rotate(st, z.index, k)
+        places.rotated(st, z.index, k)
         if st.revealed:
             n_ = st.players
             st.revealed = frozenset((i, (p + k) % n_) if i == z.index and p >= 0 else (i, p)
@@ -286,8 +294,11 @@ def lay(game: Game, cx: ExprCompiler, s: n.Lay, card: Fn, cell: Fn,
                 raise _error(f"{c} is not on top of a stack")
         else:
             src = source(env)
+            # Laid face up or face down, everyone saw which card left the zone.
+            places.moving(game, st, src, None, [c], openly=True)
             if not zones.take(st, src, c):
                 raise _error(f"{c} is not in {zone_title(game, src)}")
             _emptied(st, src)
+            places.settle(st, src)
         lay_tile(env, game, c, f, x, r, rule)
     return lay_

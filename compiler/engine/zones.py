@@ -27,6 +27,7 @@ from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from compiler.engine.places import candidates, could_be
 from compiler.engine.state import SET_ASIDE, STACKS, Pile, Piles, State, ZoneKey
 from compiler.ir import model as m
 
@@ -101,8 +102,8 @@ def size(st: State, key: ZoneKey) -> int:
 def tops(st: State, key: ZoneKey) -> list[str]:
     """The card on top of each pile, each once, in pile order: what may be drawn now.
 
-    An unknown top card could be any card still unaccounted for, so it offers
-    them all, sorted (never in a set's order, which differs between processes).
+    An unknown top card could be any card still unaccounted for that the zone could hold
+    (engine/places.py), so it offers them all, sorted (never in a set's order, which differs between processes).
     """
     out: list[str] = []
     for pile in st.zones.get(key, ()):
@@ -110,7 +111,7 @@ def tops(st: State, key: ZoneKey) -> list[str]:
             continue
         top = pile[-1]
         if top is None:
-            for c in sorted(st.unknown):
+            for c in candidates(st, key):
                 if c not in out:
                     out.append(c)
         elif top not in out:
@@ -125,7 +126,7 @@ def cards(st: State, key: ZoneKey) -> list[str]:
     hidden = sum(1 for p in st.zones.get(key, ()) for c in p if c is None)
     if not hidden:
         return known
-    return known + _unknown_cards(st)[:hidden]
+    return known + _unknown_cards(st, key)[:hidden]
 
 
 def cards_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
@@ -146,17 +147,17 @@ def cards_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
 def possible_top_first(st: State, key: ZoneKey, ordered: bool = True) -> list[str]:
     """What a player choosing a card of the zone may name: its known cards top first, then,
     if it holds any card nobody here knows, every card that could be one of them (each
-    card unaccounted for, sorted), as an unknown top tile offers every tile not yet seen."""
+    card unaccounted for that the zone could hold, sorted: engine/places.py), as an unknown top tile offers every tile not yet seen."""
     content = st.zones.get(key, ())
     step = -1 if ordered else 1
     known = [c for p in content for c in p[::step] if c is not None]
     if any(c is None for p in content for c in p):
-        return known + sorted(st.unknown)
+        return known + candidates(st, key)
     return known
 
 
-def _unknown_cards(st: State) -> list[str]:
-    return [c for c in sorted(st.unknown) for _ in range(st.unknown[c])]
+def _unknown_cards(st: State, key: ZoneKey) -> list[str]:
+    return [c for c in candidates(st, key) for _ in range(st.unknown[c])]
 
 
 # ---------------------------------------------------------------- changing
@@ -178,7 +179,7 @@ def take_top(st: State, key: ZoneKey, card: str) -> bool:
         if pile and pile[-1] == card:
             st.zones[key] = _replace(content, i, pile[:-1])
             return True
-    if st.unknown.get(card):
+    if could_be(st, key, card):
         for i, pile in enumerate(content):
             if pile and pile[-1] is None:
                 st.zones[key] = _replace(content, i, pile[:-1])
@@ -199,7 +200,7 @@ def take(st: State, key: ZoneKey, card: str) -> bool:
             if pile[j] == card:
                 st.zones[key] = _replace(content, i, pile[:j] + pile[j + 1:])
                 return True
-    if st.unknown.get(card):
+    if could_be(st, key, card):
         for i, pile in enumerate(content):
             for j in range(len(pile) - 1, -1, -1):
                 if pile[j] is None:

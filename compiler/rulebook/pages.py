@@ -949,7 +949,18 @@ class RulesetPages:
                   "game: it does not replay.", ""]
         if hides_anything(g):
             lines += ["Random play never peeks: each random player chooses from the moves "
-                      "they can list from their own view.", ""]
+                      "they can list from their own view.", "",
+                      "The cards offered for a hidden card are those that could be in its "
+                      "place: a card the player has not seen, and that the table cannot rule "
+                      "out of that zone. A card everyone saw put aside (left in the box at "
+                      "set-up, or in a deck of its own) is never offered for another player's "
+                      "hand. A view file says so zone by zone in `could_hold`; a position "
+                      "file without it carries no history, so it rules nothing out.", "",
+                      "A ruling judged from a view says so (its JSON names the seat in "
+                      "`view`). What follows the move is stated only as far as that player "
+                      "can know it: where it turns on another player's secret they cannot "
+                      "see, the ruling says so and stops there (`depends_on_unseen`), with "
+                      "no scores after it, rather than guess.", ""]
             sample = self._sample_view()
             if sample:
                 lines += [f'??? example "A view: {sample[0]}"', "", "    ```json"]
