@@ -473,7 +473,7 @@ class Explainer:
     def _holding(self, left: Any, right: Any, op: str, lv: Any, rv: Any, ctx: Ctx
                  ) -> str | None:
         """A player's stock of a resource against a number, said as a judge would: "Red has
-        0 credits; the rule asks for at least 1" (not "Red's credits (0) is less than 1")."""
+        0 coins; the rule asks for at least 1" (not "Red's coins (0) is less than 1")."""
         if not (isinstance(left, n.Attr) and left.obj.type == "player" and op in _WANTED
                 and left.name in self.game.resources and isinstance(lv, int)
                 and isinstance(rv, int)):
