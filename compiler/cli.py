@@ -378,6 +378,9 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
                   f"{repeats.where(lines)} [example]", markup=False)
         for f in failures:
             err.print(f"    {f}", markup=False)
+        hint = repeats.hint(lines)
+        if hint is not None:
+            err.print(f"    {hint}", markup=False)
     if failed:
         raise typer.Exit(1)
 
@@ -400,7 +403,7 @@ def _run_examples(ruleset: Any, repeats: Repeats, say: Any) -> int:
             loc = ex.loc
             where = f"{loc.file}:{loc.line}:{loc.column}" if loc else ruleset.id
             repeats.add(ruleset.id, where, ex.id, *result.failures,
-                        *inherited_example_hint(ruleset, ex.id))
+                        hint=inherited_example_hint(ruleset, ex.id))
     return bad
 
 

@@ -293,13 +293,25 @@ class Repeats:
 
     def __init__(self) -> None:
         self.found: dict[tuple[str, ...], list[str]] = {}
+        self.hints: dict[tuple[str, ...], dict[str, str]] = {}
 
-    def add(self, ruleset: str, *lines: str) -> bool:
-        """Note a problem (its lines) in `ruleset`; True if it was not seen before."""
+    def add(self, ruleset: str, *lines: str, hint: str | None = None) -> bool:
+        """Note a problem (its lines) in `ruleset`, with what this ruleset would advise
+        (`hint`); True if it was not seen before."""
         seen = self.found.setdefault(tuple(lines), [])
         if ruleset not in seen:
             seen.append(ruleset)
+        if hint is not None:
+            self.hints.setdefault(tuple(lines), {})[ruleset] = hint
         return len(seen) == 1
+
+    def hint(self, lines: tuple[str, ...]) -> str | None:
+        """The advice for a problem, if every ruleset that found it gave some: a failure
+        also found where the advice does not apply (an example failing in the ruleset that
+        wrote it, not only in variants that inherit it) gets none."""
+        given = self.hints.get(lines, {})
+        names = self.found.get(lines, [])
+        return given[names[0]] if names and all(r in given for r in names) else None
 
     def where(self, lines: tuple[str, ...]) -> str:
         """" in A, B and C" when a problem was found in more than one ruleset, else ""."""

@@ -352,12 +352,12 @@ def _collapse(changes: list[m.Change]) -> list[m.Change]:
     return list(out.values())
 
 
-def inherited_example_hint(ruleset: m.Ruleset, example: str) -> tuple[str, ...]:
+def inherited_example_hint(ruleset: m.Ruleset, example: str) -> str | None:
     """What to do about a failing example a variant did not write: it was inherited, and
     the variant's changes may have made it wrong (a hint for `check` and `build`)."""
     own = {c.id for c in ruleset.changes if c.kind == "example" and c.op != "removed"}
     if not ruleset.extends or example in own:
-        return ()
+        return None
     return (f"hint: {ruleset.id} inherits this example from {ruleset.extends}; where your "
             f"variant changes what it shows, write `remove example {example}`, or "
-            f"`replace example {example} \"…\" {{ … }}` with the outcome your rules give",)
+            f"`replace example {example} \"…\" {{ … }}` with the outcome your rules give")

@@ -53,14 +53,16 @@ def generate(docs: Path) -> tuple[list[Any], str]:
                 loc = res.example.loc
                 where = f"{loc.file}:{loc.line}" if loc else name
                 failing.add(name, where, res.example.id, *res.failures,
-                            *inherited_example_hint(rs, res.example.id))
+                            hint=inherited_example_hint(rs, res.example.id))
         examples += len(results)
         final, history = random_game(rules, rs.players_max, seed=1)
         books.append(RulesetPages(rules, results, write_record(history, final)))
     for lines in failing.found:  # an inherited example's failure, once for all rulesets
         where, ident, *failures = lines
+        hint = failing.hint(lines)
+        said = [*failures, hint] if hint is not None else failures
         problems.append(f"{where}: example `{ident}` disagrees with the engine"
-                        f"{failing.where(lines)}:\n" + "\n".join(f"    {f}" for f in failures))
+                        f"{failing.where(lines)}:\n" + "\n".join(f"    {f}" for f in said))
     if problems:
         raise BuildError("\n".join(problems))
     by_id = {b.rs.id: b for b in books}
