@@ -30,6 +30,7 @@ Exit codes (the same for every command; see `EXIT_CODES`):
 from __future__ import annotations
 
 import errno
+import inspect
 import json
 import os
 import sys
@@ -495,6 +496,7 @@ def adjudicate(ruleset: str, position: str,
 
     With --as SEAT, judged on the table as that player sees it: the same rules decide, but
     a card they cannot see is named in what follows as a hidden card.
+
     Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, position), seat)
@@ -515,6 +517,7 @@ def audit(ruleset: str, position: str,
     """List every breach on the table that the ruleset's audits find, each with its rule.
 
     With --as SEAT, what that player can find on the table as they see it.
+
     Exit code 0 when nothing is wrong, 1 when anything is found."""
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, position), seat)
@@ -835,6 +838,20 @@ def _machine() -> str:
         if hasattr(os, "getloadavg") else ""
     return f"{platform.system()} {platform.machine()}, {cpu or 'an unnamed processor'}, " \
            f"{os.cpu_count()} cores, Python {platform.python_version()}{load}"
+
+
+def _flowed(doc: str) -> str:
+    """A docstring as help: each paragraph one line. Typer keeps the single line breaks of
+    every paragraph but the first, so a terminal wider or narrower than the source breaks
+    lines in mid-sentence ("…what they" / "can see.")."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+for _command in app.registered_commands:
+    _doc = _command.help or (_command.callback.__doc__ if _command.callback else None)
+    if _doc:
+        _command.help = _flowed(_doc)
 
 
 def main() -> None:
