@@ -481,7 +481,10 @@ def moves(ruleset: str, position: str,
     if pos.finished:
         out.print("The game is over: " + ", ".join(f"{k} {v}" for k, v in s.scores.items()))
         return
-    out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
+    if s.at_once:  # any of them may choose first; the moves listed are the first one's
+        out.print(f"{s.said()}; {s.player_name}’s choices: {len(found)} legal moves")
+    else:
+        out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
     for text in found:
         print(text)
 
@@ -596,12 +599,8 @@ def replay(ruleset: str,
         return
     _view_line(pos)
     s = pos.situation()
-    t = pos.state.turn
-    at_once = g.steps[t.step].at_once
-    waiting = [g.seat_id(p) for p in t.queue] if at_once and t.queue else []
-    who = f"{s.player} to play" if len(waiting) < 2 else \
-        f"{', '.join(waiting[:-1])} and {waiting[-1]} to play at once"
-    state = "game over" if s.finished else f"turn {s.turn}, {who}, step {s.step}"
+    state = "game over" if s.finished else s.said() if s.at_once else \
+        f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{_laid_summary(g, pos.state)}; {state}")
     # One column per seat, one row per figure: a game with many kinds of piece
     # still fits a narrow terminal, where one column per kind would not.

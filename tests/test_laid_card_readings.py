@@ -150,7 +150,8 @@ def test_replay_counts_the_cards_of_each_station(rules: Rules, tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == (
         "Red’s station 2 cards, Blue’s station 1 card, Green’s station 1 card; "
-        "turn 3, red, blue and green to play at once, step choose")
+        "turn 3, step “Choose a card”: every player chooses at once "
+        "(still to choose: Red, Blue, Green)")
 
 
 def test_an_unreadable_move_shows_cards_as_card(rules: Rules) -> None:
