@@ -54,7 +54,7 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace", "decided", "own")
+                 "sampler", "memo", "cites", "trace", "decided", "own", "source")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -85,6 +85,10 @@ class Env:
         # outcomes as a decision of their own after the move (`! deck:…`). None while
         # every outcome drawn is the move's.
         self.own: int | None = None
+        # While a move is judged: the card ability running now, in the words of its title
+        # ("the end-of-game effect of the Bakery at -1,0"), so that what it gives
+        # says where it comes from. None outside abilities, and while moves are listed.
+        self.source: str | None = None
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.

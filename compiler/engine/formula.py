@@ -15,12 +15,14 @@ not shown; neither is a bare number, which says nothing more.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.evaluate import Env, Fn, RuleError, call_scoped
 from compiler.ir import nodes as n
-from compiler.ir.english import English, Vocabulary
+from compiler.ir.english import English, Vocabulary, possessive
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -88,6 +90,9 @@ class FormulaReader:
     def shown(self, node: Any, env: Env) -> str | None:
         """"2 × 3 tiles = 6", "4 tiles", or None when it says nothing a number does not."""
         try:
+            printed = self._printed(node, env)
+            if printed is not None:
+                return printed
             term = self.term(node, env)
         except (RuleError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
             return None
@@ -97,6 +102,33 @@ class FormulaReader:
         if term.level != "atom" or not text.startswith(f"{term.value} "):
             text += f" = {term.value}"
         return text
+
+    def _printed(self, node: Any, env: Env) -> str | None:
+        """An amount that is a number printed on a card, said with the card and the phrase
+        its kind declares for it: "the Bakery brings 4 points" (`c.points`), so the
+        reading says whose number it is; None for anything else."""
+        if not isinstance(node, n.Attr) or node.obj.type not in ("card", "tile"):
+            return None
+        held = self.fn(node.obj)(env)
+        st = env.state
+        if node.obj.type == "tile":
+            if held not in st.board:
+                return None
+            card, named = st.board[held][0], self.game.laid_card_words(st, held, st.turn.actor)
+        else:
+            card = held
+            title = self.game.card_title(card) if isinstance(card, str) else None
+            named = f"the {title}" if title else None
+        info = self.game.cards.cards.get(card) if isinstance(card, str) else None
+        if info is None or named is None:
+            return None
+        phrase = next((p.phrase for k in (info.kind, *sorted(info.kinds - {info.kind}))
+                       if k in self.game.cards.kinds
+                       for p in self.game.cards.kinds[k].properties
+                       if p.name == node.name and p.phrase and "{value}" in p.phrase), None)
+        if phrase is None:
+            return None
+        return f"{named} {self.game.fill(phrase, self.fn(node)(env))}"
 
     def term(self, node: Any, env: Env) -> Term:
         if isinstance(node, n.Number):
@@ -113,7 +145,8 @@ class FormulaReader:
             d = self.vocab.defines.get(node.func)
             if d is not None:
                 args = [self.fn(a)(env) for a in node.args]
-                return call_scoped(env, lambda e: self.term(d.expr, e), d.params, args)
+                opened = call_scoped(env, lambda e: self.term(d.expr, e), d.params, args)
+                return self._titled(d, node.args, args, opened) or opened
         value = self.fn(node)(env)
         if isinstance(node, n.Call) and node.func == "count" and not node.defined:
             return Term(self._counted(node.args[0], value, env), value)
@@ -121,6 +154,21 @@ class FormulaReader:
             noun = self.vocab.one(node.name) if value == 1 else self.vocab.many(node.name)
             return Term(f"{value} {noun}", value)
         return Term(str(value), value)
+
+    def _titled(self, d: Any, nodes: list[Any], args: list[Any], opened: Term) -> Term | None:
+        """A definition titled "the number of …" said by its title ("5 colours in the
+        market of Blue") where its own formula shows only numbers ("1 + 1 + 1 + 1 +
+        1": a count made of `if`s), which would not say what was counted."""
+        title = d.title or ""
+        if not title.startswith("the number of ") or re.search(r"[^\W\d_]", opened.text):
+            return None
+        for param, node, value in zip(d.params, nodes, args):
+            if node.type != "player" or not isinstance(value, int):
+                return None  # only players are said here by name
+            title = title.replace("{" + param + "}", self.game.seat_name(value))
+        if "{" in title:
+            return None
+        return Term(f"{opened.value} {title.removeprefix('the number of ')}", opened.value)
 
     def _arith(self, node: n.Arith, env: Env) -> Term:
         level = "add" if any(op in "+-" for op, _ in node.rest) else "mul"
@@ -134,31 +182,53 @@ class FormulaReader:
         return f"({term.text})" if level == "mul" and term.level == "add" else term.text
 
     def _counted(self, coll: Any, value: int, env: Env) -> str:
-        """"3 tiles", "1 pawn of Blue that is not stuck": a count and what it counts."""
-        qualifier = ""
+        """"3 tiles", "1 pawn of Blue that is not stuck", "2 huts in Red’s camp that hold
+        no grain": a count and what it counts, in the ruleset's words.
+
+        A `where it is KIND` names what is counted by that kind's title; the tiles of a
+        player's own board are "in Red’s station" (the board's title); the other parts
+        of the `where` follow as a relative clause."""
+        conds: list[Any] = []
         while isinstance(coll, n.Filtered):
-            qualifier = self._qualifier(coll.cond, value) or qualifier
+            conds = _conjuncts(coll.cond) + conds
             coll = coll.collection
-        noun_one, noun_many = "", ""
+        element = {"it"}
+        if isinstance(coll, n.Collection) and coll.alias:
+            element.add(coll.alias)
+        kind = next((c for c in conds if isinstance(c, n.IsKind) and not c.negated
+                     and isinstance(c.value, n.Name) and c.value.id in element
+                     and c.kind in self.vocab.singular), None)
+        noun_one, noun_many, whose = "", "", ""
         if isinstance(coll, n.Collection):
             src = coll.source
+            tiles = isinstance(src, n.Name) and src.ref == "builtin" and src.id == "tiles"
             if isinstance(src, n.Name) and src.ref == "kind":
                 noun_one, noun_many = self.vocab.one(src.id), self.vocab.many(src.id)
+            elif tiles:
+                noun_one, noun_many = self.vocab.laid
             elif isinstance(src, n.Name) and src.ref == "builtin":
                 noun_many = src.id
                 noun_one = src.id[:-1] if src.id.endswith("s") else src.id
             if coll.owner is not None:
                 owner = self.fn(coll.owner)(env)
                 if owner is not None:
-                    qualifier = f" of {self.game.seat_name(owner)}" + qualifier
+                    name = self.game.seat_name(owner)
+                    whose = f" in {possessive(name)} {self.vocab.board}" \
+                        if tiles and self.vocab.board else f" of {name}"
         elif isinstance(coll, n.Name) and coll.ref == "kind":
             noun_one, noun_many = self.vocab.one(coll.id), self.vocab.many(coll.id)
         if not noun_many:
             return str(value)
-        return f"{value} {noun_one if value == 1 else noun_many}{qualifier}"
+        if kind is not None:
+            conds.remove(kind)
+            noun_one, noun_many = self.vocab.one(kind.kind), self.vocab.many(kind.kind)
+        said = [q for q in (self._qualifier(c, value, element) for c in conds) if q]
+        qualifier = f" that {' and '.join(said)}" if said else ""
+        return f"{value} {noun_one if value == 1 else noun_many}{whose}{qualifier}"
 
-    def _qualifier(self, cond: Any, value: int) -> str:
-        """A `where` said after the noun, when it is a definition of the element."""
+    def _qualifier(self, cond: Any, value: int, element: set[str]) -> str:
+        """One part of a `where` as the predicate of a relative clause ("is not stuck",
+        "hold no grain"), or "" when it does not read as one about the element."""
         negated = isinstance(cond, n.Not)
         inner = cond.value if negated else cond
         if isinstance(inner, n.Call) and inner.defined and inner.args and \
@@ -168,8 +238,25 @@ class FormulaReader:
             if title and title.startswith("{") and " is " in title:
                 what = title.split(" is ", 1)[1]
                 verb = "is" if value == 1 else "are"
-                return f" that {verb} {'not ' if negated else ''}{what}"
-        return ""
+                return f"{verb} {'not ' if negated else ''}{what}"
+        text = self.en(cond)
+        subject = next((x for x in element if text.startswith(f"{x} ")), None)
+        if subject is None:
+            return ""
+        predicate = text[len(subject) + 1:]
+        if re.search(rf"\b(it|its|{re.escape(subject)})\b", predicate):
+            return ""  # the element again, deeper in the sentence: no plain clause
+        if value == 1:
+            return predicate
+        clause = self.en._relative(f"it {predicate}")
+        return clause.removeprefix("that ") if clause else ""
+
+
+def _conjuncts(cond: Any) -> list[Any]:
+    """The parts of an `and`, each on its own; anything else is one part."""
+    if isinstance(cond, n.Logic) and cond.op == "and":
+        return [c for item in cond.items for c in _conjuncts(item)]
+    return [cond]
 
 
 def _walk(node: Any) -> Any:

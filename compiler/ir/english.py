@@ -50,6 +50,9 @@ class Vocabulary:
     # What the game calls its general supply (the ruleset's `pool "…"`).
     pool: str = "the pool"
     shared_zones: set[str] = field(default_factory=set)
+    # What lies on the boards, as the ruleset has it: its printed cards when it lays cards
+    # and declares no tiles ("2 cards in Red’s station"), else tiles.
+    laid: tuple[str, str] = ("tile", "tiles")
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
@@ -105,6 +108,8 @@ class Vocabulary:
                 if not d.per_player:
                     v.shared_zones.add(d.id)
         v.cards = {c.id: c.title for c in ruleset.cards()}
+        if v.cards and not ruleset.tiles():
+            v.laid = ("card", "cards")
         return v
 
     def one(self, kind: str) -> str:
@@ -790,12 +795,16 @@ def _owned(owner: str, noun: str) -> str:
     return f"{_possessive(owner)} {noun}"
 
 
-def _possessive(x: str) -> str:
+def possessive(x: str) -> str:
+    """"Red’s", "your", "its", "the Vaks’"."""
     if x == "you":
         return "your"
     if x == "it":
         return "its"
     return f"{x}’" if x.endswith("s") else f"{x}’s"
+
+
+_possessive = possessive
 
 
 def _same_attr(a: Any, b: n.Attr) -> bool:
