@@ -231,13 +231,15 @@ def compile_apply(game: Game, s: n.Apply) -> Any:
         for cited in (caller, info.cited):
             if cited and cited not in env.trace:
                 env.trace.append(cited)
-        outer = env.source
+        outer, origins = env.source, env.origins
         env.source = ability_words(game, env, ability, got, types) or outer
+        env.origins = {p: (x, env.vars, origins) for p, x in zip(params, nodes)}
         try:
             call_scoped(env, run, params, got)
         finally:
-            env.source = outer
+            env.source, env.origins = outer, origins
     types = [a.type for a in s.args]
+    nodes = list(s.args)
     return apply
 
 

@@ -493,11 +493,22 @@ class StmtCompiler:
         declared = next((d.rule for d in game.decls if isinstance(d, m.Effect) and d.id == name
                          and d.rule != s.rule), None)
 
+        nodes = list(s.args)
+
         def apply(env: Env) -> None:
             body, params = game.effects[name]
-            if declared and env.trace is not None and declared not in env.trace:
+            values = [a(env) for a in args]
+            if env.trace is None:
+                call_scoped(env, body, params, values)
+                return
+            if declared and declared not in env.trace:
                 env.trace.append(declared)
-            call_scoped(env, body, params, [a(env) for a in args])
+            outer = env.origins
+            env.origins = {p: (x, env.vars, outer) for p, x in zip(params, nodes)}
+            try:
+                call_scoped(env, body, params, values)
+            finally:
+                env.origins = outer
         return apply
 
     def s_for_each(self, s: n.ForEach) -> Run:

@@ -89,6 +89,9 @@ class FormulaReader:
 
     def shown(self, node: Any, env: Env) -> str | None:
         """"2 × 3 tiles = 6", "4 tiles", or None when it says nothing a number does not."""
+        origin = self._origin(node, env)
+        if origin is not None:  # an effect's parameter: read what its caller passed
+            return self._as_caller(origin, env, self.shown)
         try:
             printed = self._printed(node, env)
             if printed is not None:
@@ -99,9 +102,36 @@ class FormulaReader:
         text = term.text
         if text == str(term.value):
             return None
-        if term.level != "atom" or not text.startswith(f"{term.value} "):
+        bounded = term.level == "bounded"  # "6 tiles, at most 5": the limit is the result
+        if not bounded and (term.level != "atom" or not text.startswith(f"{term.value} ")):
             text += f" = {term.value}"
         return text
+
+    def _origin(self, node: Any, env: Env) -> tuple[Any, dict[str, Any], dict[str, Any]] | None:
+        """What the caller of the effect running now passed for the parameter `node`, if it
+        is one (and no chance is in it: chance is never evaluated twice)."""
+        if not (isinstance(node, n.Name) and node.ref == "var"):
+            return None
+        found = env.origins.get(node.id)
+        if found is None or node.id not in env.vars or self._has_chance(found[0]):
+            return None
+        try:  # the same value still: not a name bound again inside the effect
+            same = self._as_caller(found, env, lambda x, e: self.fn(x)(e)) == env.vars[node.id]
+        except (RuleError, KeyError, TypeError, ValueError, IndexError, ZeroDivisionError):
+            return None
+        return found if same else None
+
+    @staticmethod
+    def _as_caller(origin: tuple[Any, dict[str, Any], dict[str, Any]], env: Env,
+                   read: Any) -> Any:
+        """`read(expression, env)` with the caller's variables and origins in place."""
+        node, vars, outer = origin
+        saved = env.vars, env.origins
+        env.vars, env.origins = vars, outer
+        try:
+            return read(node, env)
+        finally:
+            env.vars, env.origins = saved
 
     def _printed(self, node: Any, env: Env) -> str | None:
         """An amount that is a number printed on a card, said with the card and the phrase
@@ -131,6 +161,9 @@ class FormulaReader:
         return f"{named} {self.game.fill(phrase, self.fn(node)(env))}"
 
     def term(self, node: Any, env: Env) -> Term:
+        origin = self._origin(node, env)
+        if origin is not None:
+            return self._as_caller(origin, env, self.term)
         if isinstance(node, n.Number):
             return Term(str(node.value), node.value)
         if isinstance(node, n.Arith) and not (node.type or "").startswith("set:"):
@@ -145,8 +178,15 @@ class FormulaReader:
             d = self.vocab.defines.get(node.func)
             if d is not None:
                 args = [self.fn(a)(env) for a in node.args]
-                opened = call_scoped(env, lambda e: self.term(d.expr, e), d.params, args)
-                return self._titled(d, node.args, args, opened) or opened
+                outer, env.origins = env.origins, {}  # a definition sees its own names only
+                try:
+                    opened = call_scoped(env, lambda e: self.term(d.expr, e), d.params, args)
+                finally:
+                    env.origins = outer
+                return self._titled(d, node.args, args, opened, env) or opened
+        if isinstance(node, n.Call) and node.func in ("min", "max") and not node.defined \
+                and len(node.args) == 2:
+            return self._bounded(node, env)
         value = self.fn(node)(env)
         if isinstance(node, n.Call) and node.func == "count" and not node.defined:
             return Term(self._counted(node.args[0], value, env), value)
@@ -155,20 +195,39 @@ class FormulaReader:
             return Term(f"{value} {noun}", value)
         return Term(str(value), value)
 
-    def _titled(self, d: Any, nodes: list[Any], args: list[Any], opened: Term) -> Term | None:
+    def _titled(self, d: Any, nodes: list[Any], args: list[Any], opened: Term,
+                env: Env) -> Term | None:
         """A definition titled "the number of …" said by its title ("5 colours in the
         market of Blue") where its own formula shows only numbers ("1 + 1 + 1 + 1 +
         1": a count made of `if`s), which would not say what was counted."""
         title = d.title or ""
         if not title.startswith("the number of ") or re.search(r"[^\W\d_]", opened.text):
             return None
+        st = env.state
         for param, node, value in zip(d.params, nodes, args):
-            if node.type != "player" or not isinstance(value, int):
-                return None  # only players are said here by name
-            title = title.replace("{" + param + "}", self.game.seat_name(value))
+            said = self.game.seat_name(value) if node.type == "player" and \
+                isinstance(value, int) else self.game.laid_card_words(st, value, st.turn.actor) \
+                if node.type == "tile" and value in st.board else None
+            if said is None:
+                return None  # players and laid cards are said here by name
+            title = title.replace("{" + param + "}", said)
         if "{" in title:
             return None
-        return Term(f"{opened.value} {title.removeprefix('the number of ')}", opened.value)
+        rest = title.removeprefix("the number of ")
+        if opened.value == 1:  # "1 location type next to …": the noun before its qualifier
+            rest = re.sub(r"^((?:\S+ )*?\S+?[^s])s\b(?= (?:in|next|of|on|at|between|from|"
+                          r"with|that|among)\b|$)", r"\1", rest, count=1)
+        return Term(f"{opened.value} {rest}", opened.value)
+
+    def _bounded(self, node: n.Call, env: Env) -> Term:
+        """`min(x, limit)`: x as it is when the limit is not reached; else "6 tiles, at
+        most 5" (and `max`, "at least")."""
+        amount, limit = (self.term(a, env) for a in node.args)
+        value = self.fn(node)(env)
+        if value == amount.value or value != limit.value:
+            return amount
+        bound = "at most" if node.func == "min" else "at least"
+        return Term(f"{amount.text}, {bound} {limit.text}", value, "bounded")
 
     def _arith(self, node: n.Arith, env: Env) -> Term:
         level = "add" if any(op in "+-" for op, _ in node.rest) else "mul"
@@ -179,7 +238,8 @@ class FormulaReader:
 
     @staticmethod
     def _operand(term: Term, level: str) -> str:
-        return f"({term.text})" if level == "mul" and term.level == "add" else term.text
+        return f"({term.text})" if level == "mul" and term.level == "add" or \
+            term.level == "bounded" else term.text
 
     def _counted(self, coll: Any, value: int, env: Env) -> str:
         """"3 tiles", "1 pawn of Blue that is not stuck", "2 huts in Red’s camp that hold
@@ -219,12 +279,38 @@ class FormulaReader:
             noun_one, noun_many = self.vocab.one(coll.id), self.vocab.many(coll.id)
         if not noun_many:
             return str(value)
+        if kind is None:
+            kind = self._naming(conds, element)
         if kind is not None:
             conds.remove(kind)
-            noun_one, noun_many = self.vocab.one(kind.kind), self.vocab.many(kind.kind)
+            noun_one, noun_many = self._nouns(kind)
         said = [q for q in (self._qualifier(c, value, element) for c in conds) if q]
         qualifier = f" that {' and '.join(said)}" if said else ""
         return f"{value} {noun_one if value == 1 else noun_many}{whose}{qualifier}"
+
+    def _naming(self, conds: list[Any], element: set[str]) -> Any:
+        """A part of a `where` that names what is counted though it is no kind: one printed
+        card (`it is bakery`: "Bakeries"), or a feature titled after a kind of card (`it
+        has fresh` with "fresh stall": "fresh stalls" rather than "cards that have a fresh
+        stall")."""
+        kinds = {k.title for k in self.game.cards.kinds.values() if k.title}
+        for c in conds:
+            if not (isinstance(c, (n.IsKind, n.Has)) and isinstance(c.value, n.Name)
+                    and c.value.id in element) or getattr(c, "negated", False):
+                continue
+            if isinstance(c, n.IsKind) and c.kind in self.vocab.cards:
+                return c
+            title = self.vocab.singular.get(c.kind, "") if isinstance(c, n.Has) else ""
+            if any(title.endswith(f" {k}") for k in kinds):
+                return c
+        return None
+
+    def _nouns(self, c: Any) -> tuple[str, str]:
+        """The singular and plural of what `it is K` or `it has F` names."""
+        if c.kind in self.vocab.cards and c.kind not in self.vocab.singular:
+            one = self.vocab.cards[c.kind]
+            return one, one if one.endswith("s") else one + "s"
+        return self.vocab.one(c.kind), self.vocab.many(c.kind)
 
     def _qualifier(self, cond: Any, value: int, element: set[str]) -> str:
         """One part of a `where` as the predicate of a relative clause ("is not stuck",
