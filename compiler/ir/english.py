@@ -660,10 +660,13 @@ class English:
             noun = f"of {s.resource.replace('_', ' ')}"  # a kind chosen in play
         else:
             noun = self.v.one(s.resource) if amount == "1" else self.v.many(s.resource)
+            if amount.endswith(f" {self.v.many(s.resource)}"):
+                noun = ""  # "o’s victory points", not "o’s victory points victory points"
+        what = f"{amount} {noun}" if noun else amount
         target = self(s.target)
         if s.source is not None and target == self.v.pool:  # a payment: the payer's side
-            return agree(self(s.source), f"pays {amount} {noun} to {target}")
-        return agree(target, f"receives {amount} {noun}{src}")
+            return agree(self(s.source), f"pays {what} to {target}")
+        return agree(target, f"receives {what}{src}")
 
     def s_draw(self, s: n.Draw) -> str:
         kinds = ", ".join(self.v.many(k) for k in s.kinds)
