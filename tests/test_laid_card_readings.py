@@ -83,7 +83,8 @@ def test_a_turret_built_is_named_and_its_crystal_comes_from_the_main_reactor(rul
     pos = table(rules, [("red", "1,0", "admin_block", 0, {})], chosen={"red": ["turret"]},
                 hands={s: [] for s in SEATS})
     text = said(pos, "red: build turret at 2,0 paying 0,0")
-    assert "Red pays 1 credit to the bank" in text
+    # the amount with the number printed on the card it comes from
+    assert "Red pays 1 credit to the bank: the Turret costs 1 credit" in text
     assert "1 energy crystal goes from the Main Reactor at 0,0 to the bank" in text
     assert "Red lays the Turret at 2,0" in text
     assert "the Turret at 2,0 has brought 2 points" in text
