@@ -30,6 +30,7 @@ Exit codes (the same for every command; see `EXIT_CODES`):
 from __future__ import annotations
 
 import errno
+import inspect
 import json
 import os
 import sys
@@ -483,7 +484,10 @@ def moves(ruleset: str, position: str,
     if pos.finished:
         out.print("The game is over: " + ", ".join(f"{k} {v}" for k, v in s.scores.items()))
         return
-    out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
+    if s.at_once:  # any of them may choose first; the moves listed are the first one's
+        out.print(f"{s.said()}; {s.player_name}’s choices: {len(found)} legal moves")
+    else:
+        out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
     for text in found:
         print(text)
 
@@ -499,6 +503,7 @@ def adjudicate(ruleset: str, position: str,
     With --as SEAT, judged on the table as that player sees it (the ruling says whose view,
     `view` in JSON): the same rules decide, but a card they cannot see is named in what
     follows as a hidden card, and what turns on another's secret is not stated.
+
     Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, position), seat)
@@ -518,6 +523,7 @@ def audit(ruleset: str, position: str,
     """List every breach on the table that the ruleset's audits find, each with its rule.
 
     With --as SEAT, what that player can find on the table as they see it.
+
     Exit code 0 when nothing is wrong, 1 when anything is found."""
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, position), seat)
@@ -596,12 +602,8 @@ def replay(ruleset: str,
         return
     _view_line(pos)
     s = pos.situation()
-    t = pos.state.turn
-    at_once = g.steps[t.step].at_once
-    waiting = [g.seat_id(p) for p in t.queue] if at_once and t.queue else []
-    who = f"{s.player} to play" if len(waiting) < 2 else \
-        f"{', '.join(waiting[:-1])} and {waiting[-1]} to play at once"
-    state = "game over" if s.finished else f"turn {s.turn}, {who}, step {s.step}"
+    state = "game over" if s.finished else s.said() if s.at_once else \
+        f"turn {s.turn}, {s.player} to play, step {s.step}"
     out.print(f"{_laid_summary(g, pos.state)}; {state}")
     # One column per seat, one row per figure: a game with many kinds of piece
     # still fits a narrow terminal, where one column per kind would not.
@@ -838,6 +840,20 @@ def _machine() -> str:
         if hasattr(os, "getloadavg") else ""
     return f"{platform.system()} {platform.machine()}, {cpu or 'an unnamed processor'}, " \
            f"{os.cpu_count()} cores, Python {platform.python_version()}{load}"
+
+
+def _flowed(doc: str) -> str:
+    """A docstring as help: each paragraph one line. Typer keeps the single line breaks of
+    every paragraph but the first, so a terminal wider or narrower than the source breaks
+    lines in mid-sentence ("…what they" / "can see.")."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+for _command in app.registered_commands:
+    _doc = _command.help or (_command.callback.__doc__ if _command.callback else None)
+    if _doc:
+        _command.help = _flowed(_doc)
 
 
 def main() -> None:

@@ -143,7 +143,8 @@ def test_a_ruling_cites_the_card_whose_ability_decided_a_consequence(rules: Rule
     pos = opened_with_a_well(rules, "bakery", "forge")
     ruling = pos.adjudicate("bakery front at 1,0 r0")
     coin_back = ruling.moves[0].consequences[-1]
-    assert coin_back.text == "Bob receives 1 coin"
+    # and says which card gave it, in the words of the ability's title ("{t} opens")
+    assert coin_back.text == "Bob receives 1 coin (the Bakery at 1,0 opens)"
     assert coin_back.rule is not None
     assert (coin_back.rule.id, coin_back.rule.number, coin_back.rule.title) == \
         ("stalls.bakery", "S.1", "Bakery")

@@ -174,6 +174,17 @@ def test_every_exit_code_is_documented_in_the_help() -> None:
     assert set(EXIT_CODES) == {0, 1, 2} and "Exit codes" in text
 
 
+def test_help_paragraphs_break_only_where_the_terminal_ends() -> None:
+    """A docstring's own line breaks would break the help in mid-sentence ("…what they" /
+    "can see."): every paragraph of every command's help is one line."""
+    for command in app.registered_commands:
+        assert command.help, command.name
+        for paragraph in command.help.split("\n\n"):
+            assert "\n" not in paragraph, (command.name, paragraph)
+    text = " ".join(run("play", "--help").output.split())
+    assert "each chooses from what they can see." in text
+
+
 def test_an_unreadable_move_exits_2_and_says_what_moves_look_like(files) -> None:
     folder, _ = files
     result = run("adjudicate", "trian_deluxe", str(folder / "mid.json"), "xyzzy")

@@ -84,7 +84,8 @@ def test_a_turret_built_is_named_and_its_crystal_comes_from_the_main_reactor(rul
     pos = table(rules, [("red", "1,0", "admin_block", 0, {})], chosen={"red": ["turret"]},
                 hands={s: [] for s in SEATS})
     text = said(pos, "red: build turret at 2,0 paying 0,0")
-    assert "Red pays 1 credit to the bank" in text
+    # the amount with the number printed on the card it comes from
+    assert "Red pays 1 credit to the bank: the Turret costs 1 credit" in text
     assert "1 energy crystal goes from the Main Reactor at 0,0 to the bank" in text
     assert "Red lays the Turret at 2,0" in text
     assert "the Turret at 2,0 has brought 2 points" in text
@@ -151,7 +152,8 @@ def test_replay_counts_the_cards_of_each_station(rules: Rules, tmp_path: Path) -
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == (
         "Red’s station 2 cards, Blue’s station 1 card, Green’s station 1 card; "
-        "turn 3, red, blue and green to play at once, step choose")
+        "turn 3, step “Choose a card”: every player chooses at once "
+        "(still to choose: Red, Blue, Green)")
 
 
 def test_an_unreadable_move_shows_cards_as_card(rules: Rules) -> None:

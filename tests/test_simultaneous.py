@@ -81,6 +81,19 @@ def test_blue_may_pick_before_red(rules: Rules) -> None:
     assert after.state.player_attrs[BLUE]["bid"] == 2
 
 
+def test_the_situation_names_no_first_player_while_everyone_picks(rules: Rules) -> None:
+    """Anyone still to pick may pick first: the judge's header says who is still to choose,
+    not "Red to play"."""
+    pos = table(rules)
+    assert pos.situation().said() == (
+        "turn 1, step “Pick”: every player chooses at once (still to choose: Red, Blue, Green)")
+    ruling = pos.adjudicate("blue: pick c3 bid 2")
+    assert ruling.render().splitlines()[1] == (
+        "  position: turn 1, step “Pick”: every player chooses at once "
+        "(still to choose: Red, Blue, Green)")
+    assert ruling.after is not None and ruling.after.still_to_choose == ["Red", "Green"]
+
+
 def test_a_seat_cannot_pick_twice(rules: Rules) -> None:
     pos = table(rules).apply("blue: pick c3 bid 2")
     assert breach(pos, "blue: pick c4 bid 1") == (
@@ -183,6 +196,13 @@ def test_green_may_answer_before_blue_and_then_runs_after_the_last(rules: Rules)
     assert said[:4] == ["Blue offers 0 points", "now shown: Blue offers 0 points",
                         "now shown: Green offers 1 point", "Red receives 1 point from Green"]
     assert pos.apply("blue: offer 0").scores() == {"red": 1, "blue": 2, "green": 0}
+
+
+def test_the_situation_of_a_tribute_names_those_who_answer_at_once(rules: Rules) -> None:
+    pos = table(rules, step="call").apply("red: call; green: offer 1")
+    said = pos.situation().said()
+    assert said.endswith(": Blue and Green choose at once (still to choose: Blue)"), said
+    assert said.startswith("turn 1 (Red’s turn), step "), said
 
 
 def test_a_player_cannot_answer_the_tribute_twice(rules: Rules) -> None:

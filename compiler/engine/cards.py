@@ -248,12 +248,47 @@ def compile_apply(game: Game, s: n.Apply) -> Any:
         if found is None:
             return
         run, params = found
-        if env.trace is not None:
-            for cited in (caller, info.cited):
-                if cited and cited not in env.trace:
-                    env.trace.append(cited)
-        call_scoped(env, run, params, got)
+        if env.trace is None:
+            call_scoped(env, run, params, got)
+            return
+        for cited in (caller, info.cited):
+            if cited and cited not in env.trace:
+                env.trace.append(cited)
+        outer, origins = env.source, env.origins
+        env.source = ability_words(game, env, ability, got, types) or outer
+        env.origins = {p: (x, env.vars, origins) for p, x in zip(params, nodes)}
+        try:
+            call_scoped(env, run, params, got)
+        finally:
+            env.source, env.origins = outer, origins
+    types = [a.type for a in s.args]
+    nodes = list(s.args)
     return apply
+
+
+def ability_words(game: Game, env: Env, ability: str, values: list[Any],
+                  types: list[str | None]) -> str | None:
+    """An ability being carried out, in its declared title with its arguments named: "the
+    end-of-game effect of the Bakery at -1,0"; None when it has no title."""
+    decl = game.cards.abilities.get(ability)
+    if decl is None or not decl.title:
+        return None
+    text = decl.title
+    st = env.state
+    for (param, _), value, vtype in zip(decl.params, values, types):
+        if vtype == "tile":
+            said = game.laid_card_words(st, value, st.turn.actor)
+        elif vtype == "card" or (isinstance(value, str) and value in game.cards.cards):
+            title = game.card_title(value) if isinstance(value, str) else None
+            said = f"the {title}" if title else None
+        elif vtype == "player" and isinstance(value, int):
+            said = game.seat_name(value)
+        else:
+            said = None if value is None else str(value)
+        if said is None:
+            return None
+        text = text.replace("{" + param + "}", said)
+    return text
 
 
 def compile_call(cx: ExprCompiler, node: n.Call) -> Fn:

@@ -226,6 +226,9 @@ class StmtCompiler:
             if how and how in (f"{want} {game.title(res, want != 1)}",
                                f"{want} {game.title(res)}"):
                 how = None  # "7 coins: 7 coins" says nothing the amount does not
+            receiver = describe_holder(game, st, tgt, tgt_type)
+            if how and how.startswith(receiver + " "):
+                how = "it" + how[len(receiver):]  # "the Well at 1,0 receives 2 …: it holds …"
             if how:
                 holders = {st.areas.find(h) for h, t in ((src, src_type), (tgt, tgt_type))
                            if t == "area" and h is not None and h != POOL}
@@ -242,7 +245,9 @@ class StmtCompiler:
             else:
                 said = f"{describe_holder(game, st, tgt, tgt_type)} receives {amount_words}" + \
                     ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}")
-            note(env, "gave", rule, said + (how or ""),
+            # Given by a card's ability: which card, in the words of the ability's title.
+            by = f" ({env.source})" if env.source else ""
+            note(env, "gave", rule, said + by + (how or ""),
                  resource=res, amount=got, due=want,
                  to=holder_ref(game, st, tgt, tgt_type),
                  source=holder_ref(game, st, src, src_type))
@@ -490,11 +495,22 @@ class StmtCompiler:
         declared = next((d.rule for d in game.decls if isinstance(d, m.Effect) and d.id == name
                          and d.rule != s.rule), None)
 
+        nodes = list(s.args)
+
         def apply(env: Env) -> None:
             body, params = game.effects[name]
-            if declared and env.trace is not None and declared not in env.trace:
+            values = [a(env) for a in args]
+            if env.trace is None:
+                call_scoped(env, body, params, values)
+                return
+            if declared and declared not in env.trace:
                 env.trace.append(declared)
-            call_scoped(env, body, params, [a(env) for a in args])
+            outer = env.origins
+            env.origins = {p: (x, env.vars, outer) for p, x in zip(params, nodes)}
+            try:
+                call_scoped(env, body, params, values)
+            finally:
+                env.origins = outer
         return apply
 
     def s_for_each(self, s: n.ForEach) -> Run:

@@ -54,7 +54,8 @@ class Env:
     """What an expression can see: the state, the active player, bound names."""
 
     __slots__ = ("state", "game", "me", "vars", "log", "events", "action", "chance", "drawn",
-                 "sampler", "memo", "cites", "trace", "decided", "own", "guessed_at")
+                 "sampler", "memo", "cites", "trace", "decided", "own", "guessed_at", "source",
+                 "origins")
 
     def __init__(self, game: Game, state: State, me: int | None = None,
                  vars: dict[str, Any] | None = None) -> None:
@@ -88,6 +89,14 @@ class Env:
         # In a view: how many consequences had been noted when a move first read a value
         # the view cannot see (engine/views.py); None while none was read.
         self.guessed_at: int | None = None
+        # While a move is judged: the card ability running now, in the words of its title
+        # ("the end-of-game effect of the Bakery at -1,0"), so that what it gives
+        # says where it comes from. None outside abilities, and while moves are listed.
+        self.source: str | None = None
+        # While a move is judged: for each parameter of the effect running now, the
+        # expression its caller passed, with the caller's variables and origins, so that
+        # an amount passed down ("give n points") can be read as the caller wrote it.
+        self.origins: dict[str, tuple[Any, dict[str, Any], dict[str, Any]]] = {}
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.

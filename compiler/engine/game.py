@@ -289,6 +289,11 @@ class Game:
             return _no_longer(said)
         return f"{verb} now {said[len(verb):].strip()}" if verb else said
 
+    def fill(self, phrase: str, value: Any) -> str:
+        """A declared phrase with its value, the noun after a 1 in the singular ("costs 1
+        coin" from "costs {value} coins")."""
+        return _fill(phrase, value, self)
+
     def area_holds(self, area_kind: str, resource: str) -> bool:
         return resource in self.kinds[area_kind][1].holds
 

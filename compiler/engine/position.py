@@ -253,10 +253,15 @@ class Position:
         st, g = self.state, self.game
         step = g.steps[st.turn.step]
         out_of_turn = st.turn.actor != st.turn.active and not st.finished
+        together = simultaneous.choosing_at_once(g, st)
         return Situation(turn=st.turn.number, player=g.seat_id(st.turn.actor), step=step.id,
                          finished=st.finished, scores=self.scores(),
                          player_name=g.seat_name(st.turn.actor), step_title=step.title,
-                         turn_of=g.seat_name(st.turn.active) if out_of_turn else None)
+                         turn_of=g.seat_name(st.turn.active) if out_of_turn else None,
+                         at_once=[g.seat_name(p) for p in together.seats] if together else [],
+                         still_to_choose=[g.seat_name(p) for p in together.still]
+                         if together else [],
+                         every_player=together.everyone if together else False)
 
     def view(self, seat: int | str) -> Position:
         """The table as the player at `seat` (an index or a seat id) sees it: every card they

@@ -51,14 +51,34 @@ class Situation(BaseModel):
     player_name: str = ""
     step_title: str = ""
     turn_of: str | None = None
+    # A choice everyone taking part makes at once (any of them may choose first): their
+    # names, and those still to choose, in seat order; `every_player` when all take part.
+    at_once: list[str] = []
+    still_to_choose: list[str] = []
+    every_player: bool = False
 
     def said(self) -> str:
-        """"turn 9, Blue to play, step “Building”" (or who decides out of turn)."""
+        """"turn 9, Blue to play, step “Building”" (or who decides out of turn); during a
+        choice made at once, "turn 4, step “Choose”: every player chooses at once (still
+        to choose: Red, Green)": nobody is first there."""
         who = self.player_name or self.player
         step = self.step_title or self.step
+        if self.at_once:
+            whose = f" ({self.turn_of}’s turn)" if self.turn_of else ""
+            choosers = "every player chooses" if self.every_player else \
+                f"{_listed(self.at_once)} choose" if len(self.at_once) > 1 else \
+                f"{self.at_once[0]} chooses"
+            still = f" (still to choose: {', '.join(self.still_to_choose)})" \
+                if self.still_to_choose else ""
+            return f"turn {self.turn}{whose}, step “{step}”: {choosers} at once{still}"
         if self.turn_of:
             return f"turn {self.turn} ({self.turn_of}’s turn), {who} to decide, step “{step}”"
         return f"turn {self.turn}, {who} to play, step “{step}”"
+
+
+def _listed(names: list[str]) -> str:
+    """"Blue and Green", "Red, Blue and Green"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 # LEGAL or ILLEGAL: what the rules say of the move. UNREADABLE: the text is

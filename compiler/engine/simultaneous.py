@@ -100,6 +100,31 @@ def bring_forward(game: Game, st: State, seat: int) -> State | AlreadyChosen | N
     return out
 
 
+@dataclass(frozen=True)
+class AtOnce:
+    """Who is choosing at once now: everyone taking part, and those still to choose."""
+
+    seats: tuple[int, ...]       # who takes part, in seat order
+    still: tuple[int, ...]       # who has not chosen yet, in seat order
+    everyone: bool               # a step every player takes (not grants to some)
+
+
+def choosing_at_once(game: Game, st: State) -> AtOnce | None:
+    """The choice made at once that the player deciding now is part of, if any: a
+    position's situation says it ("every player chooses at once (still to choose: …)")
+    rather than naming one player to play, since any of them may choose first."""
+    if st.finished:
+        return None
+    actor = st.turn.actor
+    group = _open_group(st, actor)
+    if group is not None and actor != st.turn.principal:
+        still = {g.player for g in st.turn.grants if g.group == group.id and g.player is not None}
+        return AtOnce(tuple(sorted(group.seats)), tuple(sorted(still)), False)
+    if _at_once_step(game, st) and actor == st.turn.principal:
+        return AtOnce(tuple(range(st.players)), tuple(sorted(st.turn.queue)), True)
+    return None
+
+
 def _still(names: list[str]) -> str:
     if not names:
         return ""

@@ -50,6 +50,9 @@ class Vocabulary:
     # What the game calls its general supply (the ruleset's `pool "…"`).
     pool: str = "the pool"
     shared_zones: set[str] = field(default_factory=set)
+    # What lies on the boards, as the ruleset has it: its printed cards when it lays cards
+    # and declares no tiles ("2 cards in Red’s station"), else tiles.
+    laid: tuple[str, str] = ("tile", "tiles")
 
     @classmethod
     def of(cls, ruleset: m.Ruleset) -> Vocabulary:
@@ -105,6 +108,8 @@ class Vocabulary:
                 if not d.per_player:
                     v.shared_zones.add(d.id)
         v.cards = {c.id: c.title for c in ruleset.cards()}
+        if v.cards and not ruleset.tiles():
+            v.laid = ("card", "cards")
         return v
 
     def one(self, kind: str) -> str:
@@ -655,10 +660,13 @@ class English:
             noun = f"of {s.resource.replace('_', ' ')}"  # a kind chosen in play
         else:
             noun = self.v.one(s.resource) if amount == "1" else self.v.many(s.resource)
+            if amount.endswith(f" {self.v.many(s.resource)}"):
+                noun = ""  # "o’s victory points", not "o’s victory points victory points"
+        what = f"{amount} {noun}" if noun else amount
         target = self(s.target)
         if s.source is not None and target == self.v.pool:  # a payment: the payer's side
-            return agree(self(s.source), f"pays {amount} {noun} to {target}")
-        return agree(target, f"receives {amount} {noun}{src}")
+            return agree(self(s.source), f"pays {what} to {target}")
+        return agree(target, f"receives {what}{src}")
 
     def s_draw(self, s: n.Draw) -> str:
         kinds = ", ".join(self.v.many(k) for k in s.kinds)
@@ -790,12 +798,16 @@ def _owned(owner: str, noun: str) -> str:
     return f"{_possessive(owner)} {noun}"
 
 
-def _possessive(x: str) -> str:
+def possessive(x: str) -> str:
+    """"Red’s", "your", "its", "the Vaks’"."""
     if x == "you":
         return "your"
     if x == "it":
         return "its"
     return f"{x}’" if x.endswith("s") else f"{x}’s"
+
+
+_possessive = possessive
 
 
 def _same_attr(a: Any, b: n.Attr) -> bool:

@@ -344,6 +344,8 @@ class RulesetPages:
         s = pos.situation()
         if s.finished:
             return "the game is over"
+        if s.at_once:  # nobody is first: "every player chooses at once (still to choose: …)"
+            return s.said()
         step = pos.game.steps[pos.state.turn.step].title
         name = pos.game.seat_name(pos.state.turn.active)
         return f"turn {s.turn}, {name} to play, step “{step}”"
