@@ -688,7 +688,8 @@ def test_what_a_hidden_card_brings_is_not_stated_in_a_view(tmp_path: Path) -> No
     pos = Position(peek, to_state(peek, model))
     full, seen = pos.adjudicate("flip"), pos.view("north").adjudicate("flip")
     assert [c.text for c in full.moves[0].consequences] == [
-        "the Gold goes from the draw deck to North's purse", "North receives 3 points"]
+        "the Gold goes from the draw deck to North's purse",
+        "North receives 3 points: the Gold is worth 3 points"]
     assert [c.text for c in seen.moves[0].consequences] == [
         "a hidden card goes from the draw deck to North's purse",
         "what follows turns on a hidden card’s worth, which North cannot see: it is not "
