@@ -3,8 +3,10 @@
 Measured on random legal games (seeded, so runs compare, and played the way
 `random_play` plays them, chance included): games per second,
 the time per decision early and late in a game (late boards are bigger),
-the time to adjudicate moves on a full board, and the time to compile the
-ruleset from its files.
+the time to adjudicate moves on several full boards (one per game, up to
+`BOARDS`), and the time to compile the ruleset from its files. Every time is
+CPU time of this process (`time.process_time`), not wall time: another program
+on the machine then disturbs the figures less (though it still shares caches).
 
 A baseline of these figures (`.ci/bench_baseline.json`) lets a change that
 should not slow the engine be checked against it: `compare` says whether
@@ -49,27 +51,46 @@ class Measurement:
     # Without a stack of tiles to count (a card game), early and late are the first and
     # last quarter of each game's decisions, and the "full board" is the last quarter's.
     by_decisions: bool = False
+    boards: int = 1      # how many full boards the adjudication timings come from
+    ruleset: str = ""
+
+    def summary(self) -> Summary:
+        """The figures as numbers: what `--json` prints and `--all` makes a row of."""
+        early, late = _spread(self.early), _spread(self.late)
+        ratio = (round(late.median_ms / early.median_ms, 2)
+                 if late.median_ms is not None and early.median_ms else None)
+        per_second = 1 / self.elapsed if self.elapsed > 0 else 0.0
+        return Summary(ruleset=self.ruleset, games=self.games, players=self.players,
+                       decisions=self.decisions, cpu_seconds=round(self.elapsed, 3),
+                       games_per_second=round(self.games * per_second, 2),
+                       decisions_per_second=round(self.decisions * per_second, 1),
+                       stages="decisions" if self.by_decisions else "tiles",
+                       early=early, late=late, late_over_early=ratio,
+                       adjudication=_spread(self.judged), boards=self.boards if self.judged else 0,
+                       compile_ms=round(self.compile_time * 1000, 1))
 
     def report(self) -> dict[str, str]:
         """The table `rulebook bench` prints."""
-        def ms(xs: list[float]) -> str:
-            if not xs:
-                return "n/a"
-            return f"median {statistics.median(xs) * 1000:.2f} ms, p95 " \
-                   f"{sorted(xs)[int(len(xs) * .95)] * 1000:.2f} ms ({len(xs)} samples)"
+        s = self.summary()
 
+        def ms(x: Spread) -> str:
+            if not x.samples:
+                return "n/a"
+            return f"median {x.median_ms:.2f} ms, p95 {x.p95_ms:.2f} ms ({x.samples} samples)"
+
+        quarter = "the game" if self.by_decisions else "tiles"
+        board = "late boards" if self.by_decisions else "full boards"
         return {
             "games": f"{self.games} random {self.players}-player games, "
-                     f"{self.decisions} decisions",
-            "games per second": f"{self.games / self.elapsed:.1f}",
-            "decisions per second": f"{self.decisions / self.elapsed:.0f}",
-            **({"time per decision, early (first quarter of the game)": ms(self.early),
-                "time per decision, late (last quarter of the game)": ms(self.late),
-                "adjudication late in the game": ms(self.judged)} if self.by_decisions else
-               {"time per decision, early (first quarter of tiles)": ms(self.early),
-                "time per decision, late (last quarter of tiles)": ms(self.late),
-                "adjudication on a full board": ms(self.judged)}),
-            "compile time (parse, check, build tables)": f"{self.compile_time * 1000:.0f} ms",
+                     f"{self.decisions} decisions, {s.cpu_seconds:.2f} s of CPU time",
+            "games per second": f"{s.games_per_second:.1f}",
+            "decisions per second": f"{s.decisions_per_second:.0f}",
+            f"time per decision, early (first quarter of {quarter})": ms(s.early),
+            f"time per decision, late (last quarter of {quarter})": ms(s.late),
+            "late ÷ early (medians)": "n/a" if s.late_over_early is None
+            else f"{s.late_over_early:.2f}",
+            f"adjudication on {s.boards} {board}": ms(s.adjudication),
+            "compile time (parse, check, build tables)": f"{s.compile_ms:.0f} ms",
         }
 
     def figures(self) -> Figures:
@@ -158,20 +179,87 @@ def compare(baseline: Figures, now: Figures, margin: float = MARGIN) -> Verdict:
     return Verdict(slower, lines)
 
 
+def _spread(xs: list[float]) -> Spread:
+    """Median and 95th percentile of some timings (seconds), in milliseconds."""
+    if not xs:
+        return Spread(samples=0)
+    ordered = sorted(xs)
+    return Spread(median_ms=round(statistics.median(ordered) * 1000, 3),
+                  p95_ms=round(ordered[min(len(ordered) - 1, int(len(ordered) * .95))] * 1000, 3),
+                  samples=len(ordered))
+
+
+class Spread(BaseModel):
+    """How long one kind of step took: the median and the 95th percentile, in CPU ms."""
+
+    model_config = ConfigDict(extra="forbid")
+    median_ms: float | None = None
+    p95_ms: float | None = None
+    samples: int = Field(0, ge=0)
+
+
+class Summary(BaseModel):
+    """One ruleset's bench run as `rulebook bench --json` gives it, and one row of `--all`.
+
+    Every time is CPU time of this process (`time.process_time`), not wall time, so another
+    program sharing the machine disturbs it less.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    ruleset: str
+    games: int = Field(ge=1)
+    players: int = Field(ge=1)
+    decisions: int = Field(ge=0)
+    cpu_seconds: float = Field(ge=0, description="CPU time spent playing the games")
+    games_per_second: float = Field(ge=0)
+    decisions_per_second: float = Field(ge=0)
+    stages: str = Field(description="what early and late mean: 'tiles' (the first and last "
+                                    "quarter of the stack placed) or 'decisions' (the first and "
+                                    "last quarter of each game's decisions)")
+    early: Spread
+    late: Spread
+    late_over_early: float | None = Field(None, description="late median ÷ early median")
+    adjudication: Spread = Field(description="judging moves written as text, legal and not, "
+                                             "on full (or late) boards")
+    boards: int = Field(ge=0, description="how many full boards the adjudication ran on")
+    compile_ms: float = Field(ge=0)
+
+
 def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
     return measure(name, games, players).report()
 
 
+BOARDS = 8      # full boards adjudication is measured on, spread over the games played
+JUDGED = 12     # legal moves judged on each of them (plus a few illegal ones)
+
+
+def _judge(boards: list[Position]) -> list[float]:
+    """CPU time to adjudicate moves on each board: some legal, some aimed off the board, a pass."""
+    if len(boards) > BOARDS:  # an even spread over the games, first and last included
+        step = (len(boards) - 1) / (BOARDS - 1)
+        boards = [boards[round(i * step)] for i in range(BOARDS)]
+    judged: list[float] = []
+    for board in boards:
+        candidates = [board.notation(m) for m in board.legal_moves()][:JUDGED]
+        candidates += [c.replace(",", "9,", 1) for c in candidates[:3]] + ["pass"]
+        for text in candidates:
+            t = time.process_time()
+            board.adjudicate(text)
+            judged.append(time.process_time() - t)
+    return judged
+
+
 def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
-    t0 = time.perf_counter()
+    """Play `games` seeded random games and time them; every time is CPU time (process time)."""
+    t0 = time.process_time()
     ruleset = load_ruleset(name)
     rules = Rules(ruleset)
-    compile_time = time.perf_counter() - t0
+    compile_time = time.process_time() - t0
 
     early: list[float] = []
     late: list[float] = []
-    full_board: Position | None = None
-    t0 = time.perf_counter()
+    boards: list[Position] = []
+    t0 = time.process_time()
     decisions = 0
     total = 0
     for g in range(games):
@@ -181,8 +269,9 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
         pos, _ = Position.set_up(rules, players, seed=g, sampler=rng)
         total = zones.size(pos.state, STACKS)
         timeline: list[tuple[float, Position]] = []
+        full_board: Position | None = None
         while not pos.finished:
-            t = time.perf_counter()
+            t = time.process_time()
             moves = pos.legal_moves()
             if not moves:
                 raise RandomPlayStopped(f"no legal move and the game is not over (game {g + 1}, "
@@ -193,7 +282,7 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
                 why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
                 raise RandomPlayStopped(f"game {g + 1} stopped at turn "
                                         f"{pos.state.turn.number}: {why}") from None
-            spent = time.perf_counter() - t
+            spent = time.process_time() - t
             decisions += 1
             if not total:
                 timeline.append((spent, pos))
@@ -209,17 +298,9 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
             late += [t for t, _ in timeline[len(timeline) - quarter:]]
             full_board = next((p for _, p in reversed(timeline[:len(timeline) - quarter])
                                if not p.finished), full_board)
-    elapsed = time.perf_counter() - t0
-
-    judged: list[float] = []
-    if full_board is not None:
-        candidates = [full_board.notation(m) for m in full_board.legal_moves()][:20]
-        # and some that are not legal: the same moves aimed far off the board
-        candidates += [c.replace(",", "9,", 1) for c in candidates[:5]] + ["pass"]
-        for text in candidates:
-            t = time.perf_counter()
-            full_board.adjudicate(text)
-            judged.append(time.perf_counter() - t)
-
+        if full_board is not None:
+            boards.append(full_board)
+    elapsed = time.process_time() - t0
+    judged = _judge(boards)
     return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time,
-                       by_decisions=not total)
+                       by_decisions=not total, boards=min(len(boards), BOARDS), ruleset=name)
