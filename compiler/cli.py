@@ -12,6 +12,7 @@
     rulebook audit RULESET POSITION         every breach on the table, each with its rule
     rulebook play RULESET --players N --seed S
     rulebook bench RULESET [--compare FILE | --record FILE]  speed; against a baseline
+    rulebook bench --all [--json]           every ruleset's speed in one table
     rulebook schema                         the JSON Schema of position files
 
 POSITION is a position file (JSON) or a game record: the position after the
@@ -721,7 +722,7 @@ def play(ruleset: str,
         out.print(table)
 
 
-def _measure(ruleset: str, games: int, players: int) -> Any:
+def _measure(ruleset: str, games: int, players: int | None) -> Any:
     """`bench.measure`, with a game the rules leave stuck said in words, not as a fault."""
     from compiler.engine.bench import measure
     from compiler.engine.random_play import RandomPlayStopped
@@ -731,18 +732,76 @@ def _measure(ruleset: str, games: int, players: int) -> Any:
         _fail(f"the benchmark's random games cannot go on: {e}")
 
 
+def bench_table(summaries: list[Any], games: int) -> Table:
+    """`rulebook bench --all`: one row per ruleset, the figures the README's performance
+    section shows. Times are CPU milliseconds."""
+    table = Table(title=f"Benchmark: every ruleset, {games} random game{'s' * (games != 1)} "
+                        f"each, CPU time")
+    table.add_column("ruleset", no_wrap=True, min_width=30)
+    for header in ("players", "games/s", "decisions/s", "late decision ms\nmedian / p95",
+                   "late ÷ early", "adjudication\np95 ms", "compile ms"):
+        table.add_column(header, justify="right", no_wrap=True)
+
+    def num(x: float | None, fmt: str) -> str:
+        return "n/a" if x is None else format(x, fmt)
+
+    for s in summaries:
+        table.add_row(s.ruleset, str(s.players), num(s.games_per_second, ".1f"),
+                      num(s.decisions_per_second, ".0f"),
+                      f"{num(s.late.median_ms, '.2f')} / {num(s.late.p95_ms, '.2f')}",
+                      num(s.late_over_early, ".2f"), num(s.adjudication.p95_ms, ".2f"),
+                      num(s.compile_ms, ".0f"))
+    return table
+
+
+def _bench_all(games: int | None, players: int | None, as_json: bool) -> None:
+    """Every ruleset under rules/, each measured the same way, as one table (or JSON)."""
+    from compiler.engine.bench import ALL_GAMES, Benchmarks
+    from compiler.load import ruleset_dirs
+    count = games or ALL_GAMES
+    summaries = []
+    names = list(ruleset_dirs())
+    # The first compile in a process also builds the parser and imports the engine: done once
+    # here, untimed, so every row's compile time is that ruleset's own (as in `bench RULESET`,
+    # which compiles once to check the name before measuring).
+    _rules(names[0])
+    for i, name in enumerate(names):
+        if not as_json:
+            err.print(f"[{i + 1}/{len(names)}] {name}", markup=False)
+        summaries.append(_measure(name, count, players).summary())
+    if as_json:
+        print(Benchmarks(machine=_machine(), games_each=count, rulesets=summaries)
+              .model_dump_json(indent=2))
+    else:
+        # One row per ruleset, never wrapped or cut: wider than a narrow terminal if need be.
+        wide = out if out.width >= 132 else Console(highlight=False, width=132)
+        wide.print(bench_table(summaries, count))
+        out.print(f"Measured on {_machine()}.", markup=False)
+
+
 @app.command(help=(
-    "Measure: games per second, time per move early and late, adjudication, compile time."
+    "Measure: games per second, time per move early and late (median and p95), adjudication "
+    "on several full boards, compile time; every time is CPU time. With --all, every ruleset "
+    "in one table (8 games each unless --games says otherwise); with --json, the figures for "
+    "machines."
     "\n\nWith --compare FILE the same seeded games are played again and judged against the "
     "baseline's decisions per second (allowed: 7 % slower; exit 1 if slower); with --record FILE "
     "the figures become that baseline. Timings depend on the machine and on what else runs on "
     "it: compare only with a baseline recorded on the same machine."))
-def bench(ruleset: str,
+def bench(ruleset: Annotated[Optional[str], typer.Argument(
+              help="The ruleset to measure (leave out with --all).")] = None,
+          every: Annotated[bool, typer.Option(
+              "--all", help="Measure every ruleset under rules/ and print one table.")] = False,
+          as_json: Annotated[bool, typer.Option(
+              "--json", help="Print the figures as JSON (not with --compare or --record).")]
+          = False,
           games: Annotated[Optional[int], typer.Option(
-              min=1, help="Random games to play (default 30; with --compare, the baseline's).")]
+              min=1, help="Random games to play (default 30, or 8 per ruleset with --all; with "
+                          "--compare, the baseline's).")]
           = None,
           players: Annotated[Optional[int], typer.Option(
-              help="Players per game (default: 4, or the nearest count the ruleset allows).")]
+              help="Players per game (default: 4, or the nearest count the ruleset allows; with "
+                   "--all, the nearest count each ruleset allows).")]
           = None,
           compare: Annotated[Optional[Path], typer.Option(
               help="A baseline file (.ci/bench_baseline.json): measure again, best of --runs, "
@@ -757,14 +816,30 @@ def bench(ruleset: str,
                                  "first run that keeps up with the baseline.")] = 3) -> None:
     """`rulebook bench`: a table of figures, or a baseline recorded or compared with."""
     from compiler.engine.bench import MARGIN, Baseline, best, compare as judge
-    rules = _rules(ruleset)
-    name = rules.ruleset.id
     if compare is not None and record is not None:
         _refuse("give --compare or --record, not both")
+    if as_json and (compare is not None or record is not None):
+        _refuse("--json prints a measurement; it does not go with --compare or --record")
+    if every:
+        if ruleset is not None:
+            _refuse(f"give a ruleset or --all, not both (got `{ruleset}` and --all)")
+        if compare is not None or record is not None:
+            _refuse("--compare and --record take one ruleset, not --all")
+        if players is not None and players < 1:
+            raise typer.BadParameter("give at least 1", param_hint="--players")
+        _bench_all(games, players, as_json)
+        return
+    if ruleset is None:
+        _refuse("give a ruleset to measure, or --all for every ruleset")
+    rules = _rules(ruleset)
+    name = rules.ruleset.id
     if compare is None and record is None:
-        report = _measure(ruleset, games or 30, _players(rules, players)).report()
-        table = Table("measure", "value", title=f"Benchmark: {name}")
-        for k, v in report.items():
+        measured = _measure(ruleset, games or 30, _players(rules, players))
+        if as_json:
+            print(measured.summary().model_dump_json(indent=2))
+            return
+        table = Table("measure", "value", title=f"Benchmark: {name} (CPU time)")
+        for k, v in measured.report().items():
             table.add_row(k, v)
         out.print(table)
         return

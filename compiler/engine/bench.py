@@ -225,6 +225,23 @@ class Summary(BaseModel):
     compile_ms: float = Field(ge=0)
 
 
+class Benchmarks(BaseModel):
+    """`rulebook bench --all --json`: every ruleset's figures, and the machine they were taken on."""
+
+    model_config = ConfigDict(extra="forbid")
+    machine: str
+    games_each: int = Field(ge=1)
+    rulesets: list[Summary]
+
+
+ALL_GAMES = 8   # games per ruleset for `--all` by default: every ruleset in a minute or two
+
+
+def fit_players(low: int, high: int, asked: int | None) -> int:
+    """The player count asked for (4 if none), or the nearest one a ruleset allows."""
+    return max(low, min(4 if asked is None else asked, high))
+
+
 def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
     return measure(name, games, players).report()
 
@@ -249,12 +266,17 @@ def _judge(boards: list[Position]) -> list[float]:
     return judged
 
 
-def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
-    """Play `games` seeded random games and time them; every time is CPU time (process time)."""
+def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
+    """Play `games` seeded random games and time them; every time is CPU time (process time).
+
+    `players` outside what the ruleset allows (or None) becomes the nearest count it allows,
+    so one count can be asked of every ruleset (`--all`).
+    """
     t0 = time.process_time()
     ruleset = load_ruleset(name)
     rules = Rules(ruleset)
     compile_time = time.process_time() - t0
+    players = fit_players(ruleset.players_min, ruleset.players_max, players)
 
     early: list[float] = []
     late: list[float] = []
@@ -303,4 +325,4 @@ def measure(name: str, games: int = 30, players: int = 4) -> Measurement:
     elapsed = time.process_time() - t0
     judged = _judge(boards)
     return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time,
-                       by_decisions=not total, boards=min(len(boards), BOARDS), ruleset=name)
+                       by_decisions=not total, boards=min(len(boards), BOARDS), ruleset=ruleset.id)
