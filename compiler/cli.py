@@ -770,13 +770,13 @@ def _bench_all(games: int | None, players: int | None, as_json: bool) -> None:
             err.print(f"[{i + 1}/{len(names)}] {name}", markup=False)
         summaries.append(_measure(name, count, players).summary())
     if as_json:
-        print(Benchmarks(machine=_machine(), games_each=count, rulesets=summaries)
+        print(Benchmarks(machine=_machine("measuring"), games_each=count, rulesets=summaries)
               .model_dump_json(indent=2))
     else:
         # One row per ruleset, never wrapped or cut: wider than a narrow terminal if need be.
         wide = out if out.width >= 132 else Console(highlight=False, width=132)
         wide.print(bench_table(summaries, count))
-        out.print(f"Measured on {_machine()}.", markup=False)
+        out.print(f"Measured on {_machine('measuring')}.", markup=False)
 
 
 @app.command(help=(
@@ -901,7 +901,7 @@ def bench(ruleset: Annotated[Optional[str], typer.Argument(
               f"{verdict.lines[0]}", FAILED)
 
 
-def _machine() -> str:
+def _machine(doing: str = "recording") -> str:
     """Where a baseline was measured, in words: timings only compare on the same machine."""
     import platform
     cpu = platform.processor()
@@ -911,7 +911,7 @@ def _machine() -> str:
                     if line.startswith("model name")), cpu)
     except OSError:
         pass
-    load = f", load average {os.getloadavg()[0]:.1f} while recording" \
+    load = f", load average {os.getloadavg()[0]:.1f} while {doing}" \
         if hasattr(os, "getloadavg") else ""
     return f"{platform.system()} {platform.machine()}, {cpu or 'an unnamed processor'}, " \
            f"{os.cpu_count()} cores, Python {platform.python_version()}{load}"
