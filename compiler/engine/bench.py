@@ -242,10 +242,6 @@ def fit_players(low: int, high: int, asked: int | None) -> int:
     return max(low, min(4 if asked is None else asked, high))
 
 
-def run_bench(name: str, games: int = 30, players: int = 4) -> dict[str, str]:
-    return measure(name, games, players).report()
-
-
 BOARDS = 8      # full boards adjudication is measured on, spread over the games played
 JUDGED = 12     # legal moves judged on each of them (plus a few illegal ones)
 
