@@ -160,6 +160,21 @@ def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
+_BOARD_ORDER = ("board in reading order",)
+
+
+def board_in_order(env: Env) -> tuple[tuple[int, int], ...]:
+    """Every laid tile's cell in reading order. Many builtins start from it; while moves
+    are listed or checked (the state cannot change) it is sorted once, not at every use."""
+    memo = env.memo
+    if memo is None:
+        return tuple(sorted(env.state.board, key=cell_key))
+    found = memo.get(_BOARD_ORDER)
+    if found is None:
+        found = memo[_BOARD_ORDER] = tuple(sorted(env.state.board, key=cell_key))
+    return found
+
+
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -241,7 +256,7 @@ class ExprCompiler:
                 cells: Any
                 w = within(env) if within is not None else None
                 if within is None:
-                    cells = sorted(st.board, key=cell_key)
+                    cells = board_in_order(env)
                 elif within_type == "tile":
                     cells = [w] if w in st.board else []
                 elif within_type == "set:tile":
@@ -282,7 +297,7 @@ class ExprCompiler:
             def tiles(env: Env) -> tuple[Any, ...]:
                 st = env.state
                 if within is None:
-                    return tuple(sorted(st.board, key=cell_key))
+                    return board_in_order(env)
                 w = within(env)
                 if within_type == "area":
                     return tuple(sorted(st.areas.cells.get(w, ()), key=cell_key))
@@ -334,9 +349,27 @@ class ExprCompiler:
         """`tiles of p`, `frontier of p`, `sites of p`: those on player p's board."""
         from compiler.kernel.boards import board_of
         items = self(node.model_copy(update={"owner": None}))
-        if elem == "site":
-            return lambda env: tuple(s for s in items(env) if board_of(s[0]) == owner(env))
-        return lambda env: tuple(c for c in items(env) if board_of(c) == owner(env))
+        pure = node.within is None  # the whole board's, read per player: kept while listing
+        token = object()
+
+        def on_board(env: Env) -> tuple[Any, ...]:
+            found = items(env)
+            if not found:
+                return ()
+            who = owner(env)
+            memo = env.memo if pure else None
+            if memo is not None:
+                kept = memo.get((token, who))
+                if kept is not None:
+                    return kept
+            if elem == "site":
+                out = tuple(s for s in found if board_of(s[0]) == who)
+            else:
+                out = tuple(c for c in found if board_of(c) == who)
+            if memo is not None:
+                memo[(token, who)] = out
+            return out
+        return on_board
 
     def c_filtered(self, node: n.Filtered) -> Fn:
         return self.filtering(self(node.collection), node)

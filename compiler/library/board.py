@@ -70,8 +70,8 @@ class Tiles(_Everything):
     example = "count(tiles)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
-        from compiler.engine.evaluate import cell_key
-        return lambda env: tuple(sorted(env.state.board, key=cell_key))
+        from compiler.engine.evaluate import board_in_order
+        return board_in_order
 
     def english(self, en: English, node: n.Name) -> str:
         return "the tiles"
@@ -85,13 +85,13 @@ class Sites(_Everything):
     example = "count(sites in placed)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
-        from compiler.engine.evaluate import cell_key
+        from compiler.engine.evaluate import board_in_order
         game = cx.game
 
         def sites(env: Env) -> tuple[Any, ...]:
             st = env.state
             out = []
-            for cell in sorted(st.board, key=cell_key):
+            for cell in board_in_order(env):
                 card, face, _ = st.board[cell]
                 for name in game.catalogue.faces[(card, face)].sites:
                     out.append((cell, name))
