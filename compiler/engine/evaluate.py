@@ -175,6 +175,24 @@ def board_in_order(env: Env) -> tuple[tuple[int, int], ...]:
     return found
 
 
+_PIECES_BY_CELL = ("pieces by cell",)
+
+
+def pieces_at(env: Env, cell: Any) -> list[Any]:
+    """The pieces on a tile, in the order of the state's pieces. While moves are listed or
+    checked they are indexed by cell once, not scanned at every question."""
+    memo = env.memo
+    if memo is None:
+        return [p for p in env.state.pieces.values() if p.cell == cell]
+    index = memo.get(_PIECES_BY_CELL)
+    if index is None:
+        index = {}
+        for p in env.state.pieces.values():
+            index.setdefault(p.cell, []).append(p)
+        memo[_PIECES_BY_CELL] = index
+    return index.get(cell, [])  # type: ignore[no-any-return]
+
+
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -230,6 +248,13 @@ class ExprCompiler:
         if category == "piece" or (category == "" and kind is None):
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
+                if within_type == "tile" and env.memo is not None:
+                    # The pieces on one tile (the index, in the same order), then the rest.
+                    o = owner(env) if owner is not None else None
+                    w = within(env)  # type: ignore[misc]
+                    return tuple(p.id for p in pieces_at(env, w)
+                                 if (kind is None or game.is_a(p.kind, kind))
+                                 and (owner is None or p.owner == o))
                 ps = [p for p in st.pieces.values() if kind is None or game.is_a(p.kind, kind)]
                 if owner is not None:
                     o = owner(env)
@@ -515,18 +540,19 @@ class ExprCompiler:
             return compile_has(self, node)
         is_piece = game.category(kind) == "piece"
 
-        def tile_has(st: State, cell: Any) -> bool:
+        def tile_has(env: Env, cell: Any) -> bool:
+            st = env.state
             if cell is None or cell not in st.board:
                 return False
             if is_piece:
-                return any(p.cell == cell and game.is_a(p.kind, kind) for p in st.pieces.values())
+                return any(game.is_a(p.kind, kind) for p in pieces_at(env, cell))
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
 
         if t == "tile":
-            return lambda env: tile_has(env.state, f(env))
+            return lambda env: tile_has(env, f(env))
         if t == "set:tile":
-            return lambda env: any(tile_has(env.state, c) for c in f(env))
+            return lambda env: any(tile_has(env, c) for c in f(env))
         if t == "area":
             def area_has(env: Env) -> bool:
                 a = f(env)
