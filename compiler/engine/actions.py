@@ -368,6 +368,10 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
     # On one shared board the kernel's placements are exactly those `fits` accepts: it
     # is not asked again. Boards of their own have limits of their own (game.fits).
     requires = action.requires if game.per_player else action.beyond_fit
+    if not requires and not action.arrivals:  # nothing else to ask of a fitting tile
+        for card, face, cell, rot in found:
+            yield {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
+        return
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
         try:
