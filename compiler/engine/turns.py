@@ -468,9 +468,7 @@ def end_game(env: Env) -> None:
 
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:
-    for trig in env.game.triggers:
-        ev = trig.decl.event
-        if ev.type == "moment" and ev.moment == moment and ev.target == target and \
-                (target != "step" or ev.step == step) and (target != "round" or ev.round == step):
-            run_trigger(env, trig, {})
-            drain(env)
+    which = step if target in ("step", "round") else None
+    for trig in env.game.at_moment.get((moment, target, which), ()):
+        run_trigger(env, trig, {})
+        drain(env)
