@@ -361,7 +361,7 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
     by_name = {p.name: p for p in action.params}
     cards = list(by_name[card_p].domain(env))
     if st.board:
-        found = placements(game.catalogue, st.frontier, cards, game.match)
+        found = placements(game.catalogue, st.frontier, cards, game.match, game.fitting)
     else:
         found = ((c, f, game.first_cell, r) for c in cards
                  for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from compiler.ir import model as m
 from compiler.kernel.lattice import Cell, Lattice
@@ -215,11 +216,14 @@ def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: M
 
 
 def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
-               match: Matcher) -> Iterator[tuple[str, str, Cell, int]]:
+               match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+               ) -> Iterator[tuple[str, str, Cell, int]]:
     """Every (card, face, cell, rotation) that fits, in a stable order.
 
     Cells are grouped by the pattern they must match, so each face is compared
-    with each distinct pattern once.
+    with each distinct pattern once. `known`, if given, keeps the rotations of a face
+    that fit a pattern from one call to the next (for this catalogue and matcher only:
+    the same patterns come back turn after turn).
     """
     groups = frontier.groups()
     rotations = catalogue.lattice.rotations
@@ -227,10 +231,15 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
         for face in catalogue.card_faces[card]:
             info = catalogue.faces[(card, face)]
             for need, cells in groups.items():
-                for r in range(rotations):
-                    if fits_labels(info.rotated[r], need, match):
-                        for cell in cells:
-                            yield card, face, cell, r
+                fit = known.get((card, face, need)) if known is not None else None
+                if fit is None:
+                    fit = tuple(r for r in range(rotations)
+                                if fits_labels(info.rotated[r], need, match))
+                    if known is not None:
+                        known[(card, face, need)] = fit
+                for r in fit:
+                    for cell in cells:
+                        yield card, face, cell, r
 
 
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,
