@@ -85,7 +85,7 @@ class Rules:
             found = self._citations[rule_id] = RuleCitation(
                 id=r.id, number=r.number, title=r.title,
                 url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
-        return found.model_copy()
+        return found  # frozen: shared, never copied
 
     def seated(self, seats: list[str] | tuple[str, ...]) -> Rules:
         """These rules for a table where `seats` (seat ids, in playing order) play.
