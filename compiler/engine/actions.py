@@ -73,6 +73,12 @@ class CompiledAction:
     arrivals: list[Arrival]
     ready: list[list[Requirement]] = field(default_factory=list)
     placement: tuple[str, str, str, str] | None = None  # params of a `fits` requirement
+    # The requirements other than that `fits`: what a placement the kernel found fitting
+    # must still pass (on a shared board, where its index says exactly what fits).
+    beyond_fit: list[Requirement] = field(default_factory=list)
+    # The prohibitions that may concern an arrival of each kind in this action, worked
+    # out once (the kinds and the forbids are fixed when the ruleset is compiled).
+    forbids_by_kind: dict[str, list[CompiledForbid]] = field(default_factory=dict)
 
     @property
     def rule(self) -> str | None:
@@ -141,11 +147,12 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
         bound.add(p.name)
         action.ready.append([r for r in requires if r.depends and r.depends <= bound
                              and p.name in r.depends])
-    for r in d.requires:
+    for r, req in zip(d.requires, requires):
         c = r.cond
         if isinstance(c, n.Call) and not c.defined and LIBRARY[c.func].placement and all(
                 isinstance(a, n.Name) and a.ref == "var" and a.id in names for a in c.args):
             action.placement = tuple(a.id for a in c.args)  # type: ignore[assignment]
+            action.beyond_fit = [q for q in requires if q is not req]
     return action
 
 
@@ -240,13 +247,14 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
             owner = arrival.owner(env) if arrival.owner else env.me
             pid = phantom = -1
             st.gone[pid] = Piece(pid, kind, owner, site[0], site[1])
+        concern = action.forbids_by_kind.get(kind)
+        if concern is None:
+            concern = action.forbids_by_kind[kind] = [
+                f for f in game.forbids
+                if (f.decl.kind == "piece" or game.is_a(kind, f.decl.kind))
+                and (not f.actions or action.id in f.actions)]
         try:
-            for f in game.forbids:
-                fk = f.decl.kind
-                if fk != "piece" and not game.is_a(kind, fk):
-                    continue
-                if f.actions and action.id not in f.actions:
-                    continue
+            for f in concern:
                 saved = env.vars
                 env.vars = dict(saved)
                 env.vars[f.decl.site_var] = site
@@ -353,14 +361,21 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
     by_name = {p.name: p for p in action.params}
     cards = list(by_name[card_p].domain(env))
     if st.board:
-        found = placements(game.catalogue, st.frontier, cards, game.match)
+        found = placements(game.catalogue, st.frontier, cards, game.match, game.fitting)
     else:
         found = ((c, f, game.first_cell, r) for c in cards
                  for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))
+    # On one shared board the kernel's placements are exactly those `fits` accepts: it
+    # is not asked again. Boards of their own have limits of their own (game.fits).
+    requires = action.requires if game.per_player else action.beyond_fit
+    if not requires and not action.arrivals:  # nothing else to ask of a fitting tile
+        for card, face, cell, rot in found:
+            yield {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
+        return
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
         try:
-            ok = all(r.cond(env) for r in action.requires)
+            ok = all(r.cond(env) for r in requires)
         except RuleError:
             ok = False
         if ok and not forbidden(game, env, action, first_only=True):

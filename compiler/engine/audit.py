@@ -103,12 +103,22 @@ def run_audits(game: Game, st: State) -> list[Finding]:
 
 
 def faulty(env: Env, audit_id: str) -> tuple[Any, ...]:
-    """`faulty(NAME)`: every element the audit finds, each once, in the order found."""
+    """`faulty(NAME)`: every element the audit finds, each once, in the order found.
+
+    An audit only reads the position, which nothing changes while it runs: where it is
+    asked while effects run (no memo then), it keeps its costly results for its own run."""
     out: list[Any] = []
-    for b in env.game.audits[audit_id].breaches:
-        for x in _elements(env, b):
-            if x not in out:
-                out.append(x)
+    own = env.memo is None
+    if own:
+        env.memo = {}
+    try:
+        for b in env.game.audits[audit_id].breaches:
+            for x in _elements(env, b):
+                if x not in out:
+                    out.append(x)
+    finally:
+        if own:
+            env.memo = None
     return tuple(out)
 
 

@@ -160,6 +160,39 @@ def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
+_BOARD_ORDER = ("board in reading order",)
+
+
+def board_in_order(env: Env) -> tuple[tuple[int, int], ...]:
+    """Every laid tile's cell in reading order. Many builtins start from it; while moves
+    are listed or checked (the state cannot change) it is sorted once, not at every use."""
+    memo = env.memo
+    if memo is None:
+        return tuple(sorted(env.state.board, key=cell_key))
+    found = memo.get(_BOARD_ORDER)
+    if found is None:
+        found = memo[_BOARD_ORDER] = tuple(sorted(env.state.board, key=cell_key))
+    return found
+
+
+_PIECES_BY_CELL = ("pieces by cell",)
+
+
+def pieces_at(env: Env, cell: Any) -> list[Any]:
+    """The pieces on a tile, in the order of the state's pieces. While moves are listed or
+    checked they are indexed by cell once, not scanned at every question."""
+    memo = env.memo
+    if memo is None:
+        return [p for p in env.state.pieces.values() if p.cell == cell]
+    index = memo.get(_PIECES_BY_CELL)
+    if index is None:
+        index = {}
+        for p in env.state.pieces.values():
+            index.setdefault(p.cell, []).append(p)
+        memo[_PIECES_BY_CELL] = index
+    return index.get(cell, [])  # type: ignore[no-any-return]
+
+
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -215,6 +248,13 @@ class ExprCompiler:
         if category == "piece" or (category == "" and kind is None):
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
+                if within_type == "tile" and env.memo is not None:
+                    # The pieces on one tile (the index, in the same order), then the rest.
+                    o = owner(env) if owner is not None else None
+                    w = within(env)  # type: ignore[misc]
+                    return tuple(p.id for p in pieces_at(env, w)
+                                 if (kind is None or game.is_a(p.kind, kind))
+                                 and (owner is None or p.owner == o))
                 ps = [p for p in st.pieces.values() if kind is None or game.is_a(p.kind, kind)]
                 if owner is not None:
                     o = owner(env)
@@ -241,7 +281,7 @@ class ExprCompiler:
                 cells: Any
                 w = within(env) if within is not None else None
                 if within is None:
-                    cells = sorted(st.board, key=cell_key)
+                    cells = board_in_order(env)
                 elif within_type == "tile":
                     cells = [w] if w in st.board else []
                 elif within_type == "set:tile":
@@ -282,7 +322,7 @@ class ExprCompiler:
             def tiles(env: Env) -> tuple[Any, ...]:
                 st = env.state
                 if within is None:
-                    return tuple(sorted(st.board, key=cell_key))
+                    return board_in_order(env)
                 w = within(env)
                 if within_type == "area":
                     return tuple(sorted(st.areas.cells.get(w, ()), key=cell_key))
@@ -334,9 +374,27 @@ class ExprCompiler:
         """`tiles of p`, `frontier of p`, `sites of p`: those on player p's board."""
         from compiler.kernel.boards import board_of
         items = self(node.model_copy(update={"owner": None}))
-        if elem == "site":
-            return lambda env: tuple(s for s in items(env) if board_of(s[0]) == owner(env))
-        return lambda env: tuple(c for c in items(env) if board_of(c) == owner(env))
+        pure = node.within is None  # the whole board's, read per player: kept while listing
+        token = object()
+
+        def on_board(env: Env) -> tuple[Any, ...]:
+            found = items(env)
+            if not found:
+                return ()
+            who = owner(env)
+            memo = env.memo if pure else None
+            if memo is not None:
+                kept = memo.get((token, who))
+                if kept is not None:
+                    return kept
+            if elem == "site":
+                out = tuple(s for s in found if board_of(s[0]) == who)
+            else:
+                out = tuple(c for c in found if board_of(c) == who)
+            if memo is not None:
+                memo[(token, who)] = out
+            return out
+        return on_board
 
     def c_filtered(self, node: n.Filtered) -> Fn:
         return self.filtering(self(node.collection), node)
@@ -482,18 +540,19 @@ class ExprCompiler:
             return compile_has(self, node)
         is_piece = game.category(kind) == "piece"
 
-        def tile_has(st: State, cell: Any) -> bool:
+        def tile_has(env: Env, cell: Any) -> bool:
+            st = env.state
             if cell is None or cell not in st.board:
                 return False
             if is_piece:
-                return any(p.cell == cell and game.is_a(p.kind, kind) for p in st.pieces.values())
+                return any(game.is_a(p.kind, kind) for p in pieces_at(env, cell))
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
 
         if t == "tile":
-            return lambda env: tile_has(env.state, f(env))
+            return lambda env: tile_has(env, f(env))
         if t == "set:tile":
-            return lambda env: any(tile_has(env.state, c) for c in f(env))
+            return lambda env: any(tile_has(env, c) for c in f(env))
         if t == "area":
             def area_has(env: Env) -> bool:
                 a = f(env)

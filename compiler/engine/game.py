@@ -93,6 +93,9 @@ class Game:
         if self.cards.cards:  # the neutral edges of cards meet each other, whatever the table
             pairs.append((NEUTRAL, NEUTRAL))
         self.match = Matcher(match.same if match else True, pairs)
+        # The rotations of each face that fit each edge pattern, learnt while moves are
+        # listed (kernel/tiles.placements): catalogue and matcher never change.
+        self.fitting: dict[Any, tuple[int, ...]] = {}
         self.kinds: dict[str, tuple[str, Any]] = {}
         for d in decls:
             if isinstance(d, m.FeatureKind):
@@ -197,6 +200,15 @@ class Game:
                     index=len(self.triggers), decl=d,
                     where=self.expr(d.where) if d.where is not None else None,
                     body=self.stmt.block(d.body), rule=d.rule))
+        # The triggers of each moment (`at the start of step X`, …), in declaration order:
+        # the engine asks at every step's start and end.
+        self.at_moment: dict[tuple[str, str, str | None], list[CompiledTrigger]] = {}
+        for trig in self.triggers:
+            ev = trig.decl.event
+            if ev.type == "moment":
+                which = ev.step if ev.target == "step" else ev.round if ev.target == "round" \
+                    else None
+                self.at_moment.setdefault((ev.moment, ev.target, which), []).append(trig)
         end = next((d for d in decls if isinstance(d, m.EndDecl)), None)
         self.end_rule = end.rule if end else None
         self.end_cond: Fn | None = self.expr(end.cond) if end else None

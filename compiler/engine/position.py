@@ -29,8 +29,8 @@ from compiler.engine.notation import Move, Notation, NotationError, NotThere
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
-    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, enter_step, lapse, legal, move_on,
-    must_act, offered, start_game,
+    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, enter_step, lapse, legal, legal_keyed,
+    move_on, must_act, offered, start_game,
 )
 from compiler.ir.english import English, Vocabulary
 from compiler.ir import model as m
@@ -85,7 +85,7 @@ class Rules:
             found = self._citations[rule_id] = RuleCitation(
                 id=r.id, number=r.number, title=r.title,
                 url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
-        return found.model_copy()
+        return found  # frozen: shared, never copied
 
     def seated(self, seats: list[str] | tuple[str, ...]) -> Rules:
         """These rules for a table where `seats` (seat ids, in playing order) play.
@@ -277,7 +277,7 @@ class Position:
         return findings(self.rules, self.state)
 
     def legal_moves(self) -> list[Move]:
-        moves = [Move(a.id, tuple(sorted(v.items()))) for a, _, v in legal(self.game, self.state)]
+        moves = [Move(a.id, items) for a, _, _, items in legal_keyed(self.game, self.state)]
         if moves and not must_act(self.game, self.state):
             moves.append(Move("pass"))
         return moves

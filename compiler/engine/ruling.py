@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 
 class RuleCitation(BaseModel):
+    # Frozen: each rule's citation is made once per ruleset and shared by every ruling.
+    model_config = ConfigDict(frozen=True)
+
     id: str
     number: str
     title: str

@@ -114,14 +114,24 @@ def _resolve(st: State, v: Any) -> Any:
 
 def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
     """Every legal (action, source, values); duplicates across sources removed."""
+    for action, source, values, _ in legal_keyed(game, st):
+        yield action, source, values
+
+
+def legal_keyed(game: Game, st: State
+                ) -> Iterator[tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]]:
+    """`legal`, each with its values sorted by name (a move's own form: listing moves
+    needs it, and the duplicates are found by it, so it is made once)."""
     seen: set[tuple[str, tuple[Any, ...]]] = set()
     for action, source, fixed in offered(game, st):
         for values in candidates(game, st, action, fixed):
-            key = (action.id, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+            # Names are distinct, so the sort never compares two values.
+            items = tuple(sorted(values.items()))
+            key = (action.id, items)
             if key in seen:
                 continue
             seen.add(key)
-            yield action, source, values
+            yield action, source, values, items
 
 
 def must_act(game: Game, st: State) -> bool:
@@ -458,9 +468,7 @@ def end_game(env: Env) -> None:
 
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:
-    for trig in env.game.triggers:
-        ev = trig.decl.event
-        if ev.type == "moment" and ev.moment == moment and ev.target == target and \
-                (target != "step" or ev.step == step) and (target != "round" or ev.round == step):
-            run_trigger(env, trig, {})
-            drain(env)
+    which = step if target in ("step", "round") else None
+    for trig in env.game.at_moment.get((moment, target, which), ()):
+        run_trigger(env, trig, {})
+        drain(env)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from compiler.ir import model as m
 from compiler.kernel.lattice import Cell, Lattice
@@ -151,10 +152,14 @@ class Frontier:
     None where that neighbour is empty. Kept up to date as tiles are laid.
     """
 
-    __slots__ = ("need",)
+    __slots__ = ("need", "_cells", "_groups")
 
     def __init__(self, need: dict[Cell, tuple[str | None, ...]] | None = None) -> None:
         self.need: dict[Cell, tuple[str | None, ...]] = need if need is not None else {}
+        # The cells in reading order and grouped by pattern, worked out once until the
+        # next tile is laid (`lay` is the only change made to a frontier in use).
+        self._cells: list[Cell] | None = None
+        self._groups: dict[tuple[str | None, ...], list[Cell]] | None = None
 
     def copy(self) -> Frontier:
         return Frontier(dict(self.need))
@@ -162,6 +167,7 @@ class Frontier:
     def lay(self, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
             cell: Cell) -> None:
         """Update after a tile was laid at `cell` (already on `board`)."""
+        self._cells = self._groups = None
         self.need.pop(cell, None)
         card, face, rot = board[cell]
         labels = catalogue.faces[(card, face)].rotated[rot]
@@ -188,7 +194,18 @@ class Frontier:
         return f
 
     def cells(self) -> list[Cell]:
-        return sorted(self.need, key=lambda c: (c[1], c[0]))
+        if self._cells is None:
+            self._cells = sorted(self.need, key=lambda c: (c[1], c[0]))
+        return list(self._cells)
+
+    def groups(self) -> dict[tuple[str | None, ...], list[Cell]]:
+        """The cells (in reading order) by the labels they must match. Not to be changed."""
+        if self._groups is None:
+            groups: dict[tuple[str | None, ...], list[Cell]] = {}
+            for cell in self.cells():
+                groups.setdefault(self.need[cell], []).append(cell)
+            self._groups = groups
+        return self._groups
 
 
 def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
@@ -199,24 +216,30 @@ def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: M
 
 
 def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
-               match: Matcher) -> Iterator[tuple[str, str, Cell, int]]:
+               match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+               ) -> Iterator[tuple[str, str, Cell, int]]:
     """Every (card, face, cell, rotation) that fits, in a stable order.
 
     Cells are grouped by the pattern they must match, so each face is compared
-    with each distinct pattern once.
+    with each distinct pattern once. `known`, if given, keeps the rotations of a face
+    that fit a pattern from one call to the next (for this catalogue and matcher only:
+    the same patterns come back turn after turn).
     """
-    groups: dict[tuple[str | None, ...], list[Cell]] = {}
-    for cell in frontier.cells():
-        groups.setdefault(frontier.need[cell], []).append(cell)
+    groups = frontier.groups()
     rotations = catalogue.lattice.rotations
     for card in cards:
         for face in catalogue.card_faces[card]:
             info = catalogue.faces[(card, face)]
             for need, cells in groups.items():
-                for r in range(rotations):
-                    if fits_labels(info.rotated[r], need, match):
-                        for cell in cells:
-                            yield card, face, cell, r
+                fit = known.get((card, face, need)) if known is not None else None
+                if fit is None:
+                    fit = tuple(r for r in range(rotations)
+                                if fits_labels(info.rotated[r], need, match))
+                    if known is not None:
+                        known[(card, face, need)] = fit
+                for r in fit:
+                    for cell in cells:
+                        yield card, face, cell, r
 
 
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,

@@ -70,8 +70,8 @@ class Tiles(_Everything):
     example = "count(tiles)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
-        from compiler.engine.evaluate import cell_key
-        return lambda env: tuple(sorted(env.state.board, key=cell_key))
+        from compiler.engine.evaluate import board_in_order
+        return board_in_order
 
     def english(self, en: English, node: n.Name) -> str:
         return "the tiles"
@@ -85,13 +85,13 @@ class Sites(_Everything):
     example = "count(sites in placed)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
-        from compiler.engine.evaluate import cell_key
+        from compiler.engine.evaluate import board_in_order
         game = cx.game
 
         def sites(env: Env) -> tuple[Any, ...]:
             st = env.state
             out = []
-            for cell in sorted(st.board, key=cell_key):
+            for cell in board_in_order(env):
                 card, face, _ = st.board[cell]
                 for name in game.catalogue.faces[(card, face)].sites:
                     out.append((cell, name))
@@ -635,12 +635,24 @@ class Hops(Builtin):
         tile_f, steps_f, through_f = (cx(a) for a in node.args)
         lattice = cx.game.lattice
 
+        token = object()
+
         def hops(env: Env) -> tuple[Any, ...]:
             cell = tile_f(env)
             if cell is None:
                 return ()
-            found = hop(lattice, env.state.board, cell, steps_f(env), frozenset(through_f(env)))
-            return tuple(sorted(found, key=cell_key))
+            steps, through = steps_f(env), through_f(env)
+            # Often read once per item of a filter (`… where it is in hops(x, 2, …)`):
+            # while moves are listed the state is fixed, so each walk is made once.
+            memo = env.memo if isinstance(through, tuple) else None
+            key = (token, cell, steps, through)
+            if memo is not None and key in memo:
+                return memo[key]
+            found = hop(lattice, env.state.board, cell, steps, frozenset(through))
+            result = tuple(sorted(found, key=cell_key))
+            if memo is not None:
+                memo[key] = result
+            return result
         return hops
 
     def english(self, en: English, node: n.Call) -> str:
