@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from compiler.ir.english import English
 
 
+_UNSET = object()  # a variable without a value, in a memo key
+
+
 def _moves(count: str) -> str:
     return "in one move" if count == "1" else f"in at most {count} moves"
 
@@ -453,14 +456,36 @@ class _Reach(Builtin):
         faces = game.catalogue.faces
         sites = self.by_site
 
+        # What the arguments can depend on besides the state: the variables they
+        # mention (a definition's body sees only its own parameters) and the player.
+        mentioned = tuple(sorted(n.names_in(node)))
+        site_key = object()  # this call site
+
         def reach(env: Env) -> tuple[Any, ...]:
+            memo = env.memo
+            here = None
+            if memo is not None:
+                # While the memo lives the state stands still, so the call site, the
+                # player and the values of the variables its arguments mention say
+                # everything: a repeat costs no evaluation of its arguments (which
+                # may be whole-board sets, or definitions that walk the board).
+                vars = env.vars
+                here = (site_key, env.me, tuple(vars.get(v, _UNSET) for v in mentioned))
+                try:
+                    if here in memo:
+                        return memo[here]
+                except TypeError:  # a variable holds an unhashable value: no shortcut
+                    here = None
             args = setup(env)
             if args is None:
+                if here is not None:
+                    memo[here] = ()  # type: ignore[index]
                 return ()
             st = env.state
-            memo = env.memo
             key = ("reach_sites" if sites else "reach", args)
             if memo is not None and key in memo:
+                if here is not None:
+                    memo[here] = memo[key]
                 return memo[key]
             if sites:
                 found = walk_segments(game.lattice, st.board, game.catalogue, *args)
@@ -473,6 +498,8 @@ class _Reach(Builtin):
                                       key=cell_key))
             if memo is not None:
                 memo[key] = result
+                if here is not None:
+                    memo[here] = result
             return result
         return reach
 
