@@ -29,6 +29,20 @@ if TYPE_CHECKING:
 
 
 _UNSET = object()  # a variable without a value, in a memo key
+_TILES, _SITES, _FROZEN = object(), object(), object()  # memo keys of whole-board values
+
+
+def _frozen(env: Env, items: Any) -> frozenset[Any]:
+    """`items` as a frozenset, built once per memo for a value the memo hands out
+    again (`tiles`): the memo keeps `items` alive, so its id names it meanwhile."""
+    memo = env.memo
+    if memo is None:
+        return frozenset(items)
+    key = (_FROZEN, id(items))
+    got = memo.get(key)
+    if got is None or got[0] is not items:
+        got = memo[key] = (items, frozenset(items))
+    return got[1]
 
 
 def _moves(count: str) -> str:
@@ -74,7 +88,17 @@ class Tiles(_Everything):
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         from compiler.engine.evaluate import cell_key
-        return lambda env: tuple(sorted(env.state.board, key=cell_key))
+
+        def tiles(env: Env) -> tuple[Any, ...]:
+            memo = env.memo
+            if memo is None:
+                return tuple(sorted(env.state.board, key=cell_key))
+            # While the memo lives the board stands still: sort it once.
+            got = memo.get(_TILES)
+            if got is None:
+                got = memo[_TILES] = tuple(sorted(env.state.board, key=cell_key))
+            return got
+        return tiles
 
     def english(self, en: English, node: n.Name) -> str:
         return "the tiles"
@@ -92,6 +116,15 @@ class Sites(_Everything):
         game = cx.game
 
         def sites(env: Env) -> tuple[Any, ...]:
+            memo = env.memo
+            if memo is not None:  # the board stands still while the memo lives
+                got = memo.get(_SITES)
+                if got is None:
+                    got = memo[_SITES] = every_site(env)
+                return got
+            return every_site(env)
+
+        def every_site(env: Env) -> tuple[Any, ...]:
             st = env.state
             out = []
             for cell in sorted(st.board, key=cell_key):
@@ -397,7 +430,7 @@ def _reach_setup(cx: ExprCompiler, node: n.Call, halting: n.Expr | None,
         if halting_sites:
             stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
             stop = frozenset()
-        return (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
+        return (cell, tuple(starts), kind, steps_f(env), _frozen(env, through_f(env)),
                 stop, barriers, stop_at)
     return setup
 
