@@ -609,7 +609,21 @@ class ExprCompiler:
 
         def call(env: Env) -> Any:
             body, params = game.defines[name]
-            value = call_scoped(env, body, params, [a(env) for a in args])
+            values = [a(env) for a in args]
+            memo = env.memo
+            if memo is not None and env.cites is None and env.trace is None:
+                # Listing moves: the state stands still and nobody asks which rules a
+                # value came from, so a definition is worked out once for its arguments
+                # (its body sees only them, the player and the state).
+                key = (name, env.me, tuple(values))
+                try:
+                    return memo[key]
+                except KeyError:
+                    value = memo[key] = call_scoped(env, body, params, values)
+                    return value
+                except TypeError:  # an argument that cannot be a key: no shortcut
+                    pass
+            value = call_scoped(env, body, params, values)
             if env.trace is not None and value and rule and rule not in env.trace:
                 env.trace.append(rule)
             return value
