@@ -66,4 +66,7 @@ def test_an_enemy_ship_in_sight_on_the_way_stops_the_flight(conquest: Rules) -> 
     assert [b.detail or b.message for b in judged.breaches if b.code == "domain"] == [
         "every way from 0,0:space to 2,0:space of at most 3 moves stops first at tile 1,0: "
         "1,0:space is among the places in sight of another player's ship (K'Haarquar’s Rogue at "
-        "1,-1:space is among the ships in sight of 1,0:space whose owner is not Xemh)"]
+        "1,-1:space is among the enemy ships of Xemh’s Corvette at 0,0:space (1,0:space is among "
+        "the places in sight of K'Haarquar’s Rogue at 1,-1:space (1,0:space is among the sites "
+        "reachable from 1,-1:space in one move through outer space areas (on a tile a barrier "
+        "splits, only the side reached))))"]

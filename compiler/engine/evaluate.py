@@ -21,6 +21,7 @@ from compiler.engine.state import POOL, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.library import ATTRIBUTES, LIBRARY
+from compiler.engine.hoist import hoisted_and
 from compiler.library.core import UNBOUND as _MISSING
 from compiler.library.core import element_alias as _alias
 from compiler.library.core import restore_var as _restore
@@ -402,9 +403,25 @@ class ExprCompiler:
     def filtering(self, coll: Fn, node: n.Filtered) -> Fn:
         """`… where COND` over the collection `coll` computes (which may be another reading of
         `node.collection`: a choice among a zone's cards, see zone_play.choice_domain)."""
-        cond = self(node.cond)
         alias = _alias(node.collection)
+        hoisted = hoisted_and(self, node.cond, alias)
+        if hoisted is None:
+            cond = self(node.cond)
+        else:
+            cond, begin, end = hoisted
+            plain = self._filter_loop(coll, cond, alias)
 
+            def filtered_hoisted(env: Env) -> tuple[Any, ...]:
+                saved = begin()
+                try:
+                    return plain(env)
+                finally:
+                    end(saved)
+            return filtered_hoisted
+        return self._filter_loop(coll, cond, alias)
+
+    def _filter_loop(self, coll: Fn, cond: Fn, alias: str | None) -> Fn:
+        """The elements of `coll` for which `cond` holds, each bound to `it` (and `alias`)."""
         def filtered(env: Env) -> tuple[Any, ...]:
             items = coll(env)
             vars = env.vars
@@ -668,7 +685,21 @@ class ExprCompiler:
 
         def call(env: Env) -> Any:
             body, params = game.defines[name]
-            value = call_scoped(env, body, params, [a(env) for a in args])
+            values = [a(env) for a in args]
+            memo = env.memo
+            if memo is not None and env.cites is None and env.trace is None:
+                # Listing moves: the state stands still and nobody asks which rules a
+                # value came from, so a definition is worked out once for its arguments
+                # (its body sees only them, the player and the state).
+                key = (name, env.me, tuple(values))
+                try:
+                    return memo[key]
+                except KeyError:
+                    value = memo[key] = call_scoped(env, body, params, values)
+                    return value
+                except TypeError:  # an argument that cannot be a key: no shortcut
+                    pass
+            value = call_scoped(env, body, params, values)
             if env.trace is not None and value and rule and rule not in env.trace:
                 env.trace.append(rule)
             return value

@@ -28,6 +28,23 @@ if TYPE_CHECKING:
     from compiler.ir.english import English
 
 
+_UNSET = object()  # a variable without a value, in a memo key
+_SITES, _FROZEN = object(), object()  # memo keys of whole-board values
+
+
+def _frozen(env: Env, items: Any) -> frozenset[Any]:
+    """`items` as a frozenset, built once per memo for a value the memo hands out
+    again (`tiles`): the memo keeps `items` alive, so its id names it meanwhile."""
+    memo = env.memo
+    if memo is None:
+        return frozenset(items)
+    key = (_FROZEN, id(items))
+    got = memo.get(key)
+    if got is None or got[0] is not items:
+        got = memo[key] = (items, frozenset(items))
+    return got[1]
+
+
 def _moves(count: str) -> str:
     return "in one move" if count == "1" else f"in at most {count} moves"
 
@@ -89,6 +106,15 @@ class Sites(_Everything):
         game = cx.game
 
         def sites(env: Env) -> tuple[Any, ...]:
+            memo = env.memo
+            if memo is not None:  # the board stands still while the memo lives
+                got = memo.get(_SITES)
+                if got is None:
+                    got = memo[_SITES] = every_site(env)
+                return got
+            return every_site(env)
+
+        def every_site(env: Env) -> tuple[Any, ...]:
             st = env.state
             out = []
             for cell in board_in_order(env):
@@ -394,7 +420,7 @@ def _reach_setup(cx: ExprCompiler, node: n.Call, halting: n.Expr | None,
         if halting_sites:
             stop_at = frozenset(x for x in (segment_of(st.board, s) for s in stop) if x)
             stop = frozenset()
-        return (cell, tuple(starts), kind, steps_f(env), frozenset(through_f(env)),
+        return (cell, tuple(starts), kind, steps_f(env), _frozen(env, through_f(env)),
                 stop, barriers, stop_at)
     return setup
 
@@ -453,14 +479,36 @@ class _Reach(Builtin):
         faces = game.catalogue.faces
         sites = self.by_site
 
+        # What the arguments can depend on besides the state: the variables they
+        # mention (a definition's body sees only its own parameters) and the player.
+        mentioned = tuple(sorted(n.names_in(node)))
+        site_key = object()  # this call site
+
         def reach(env: Env) -> tuple[Any, ...]:
+            memo = env.memo
+            here = None
+            if memo is not None:
+                # While the memo lives the state stands still, so the call site, the
+                # player and the values of the variables its arguments mention say
+                # everything: a repeat costs no evaluation of its arguments (which
+                # may be whole-board sets, or definitions that walk the board).
+                vars = env.vars
+                here = (site_key, env.me, tuple(vars.get(v, _UNSET) for v in mentioned))
+                try:
+                    if here in memo:
+                        return memo[here]
+                except TypeError:  # a variable holds an unhashable value: no shortcut
+                    here = None
             args = setup(env)
             if args is None:
+                if here is not None:
+                    memo[here] = ()  # type: ignore[index]
                 return ()
             st = env.state
-            memo = env.memo
             key = ("reach_sites" if sites else "reach", args)
             if memo is not None and key in memo:
+                if here is not None:
+                    memo[here] = memo[key]
                 return memo[key]
             if sites:
                 found = walk_segments(game.lattice, st.board, game.catalogue, *args)
@@ -473,6 +521,8 @@ class _Reach(Builtin):
                                       key=cell_key))
             if memo is not None:
                 memo[key] = result
+                if here is not None:
+                    memo[here] = result
             return result
         return reach
 
