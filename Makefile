@@ -31,13 +31,14 @@ serve: $(STAMP)
 	$(VENV)/bin/rulebook serve
 
 bench: $(STAMP)
-	$(VENV)/bin/rulebook bench trian_deluxe
+	$(VENV)/bin/rulebook bench --all
 
-# Not a test: timings depend on the machine. Fails if either ruleset plays more than 7 % slower
+# Not a test: timings depend on the machine. Fails if any ruleset plays more than 7 % slower
 # than .ci/bench_baseline.json (recorded with `rulebook bench RULESET --record FILE`).
 bench-compare: $(STAMP)
 	$(VENV)/bin/rulebook bench trian_deluxe --compare .ci/bench_baseline.json
 	$(VENV)/bin/rulebook bench trian_new_order --compare .ci/bench_baseline.json
+	$(VENV)/bin/rulebook bench among_the_stars --compare .ci/bench_baseline.json
 
 clean:
 	rm -rf build $(VENV)
