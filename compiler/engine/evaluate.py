@@ -161,37 +161,44 @@ def cell_key(cell: tuple[int, int]) -> tuple[int, int]:
     return (cell[1], cell[0])
 
 
+def kept(env: Env, key: Any, compute: Callable[[Env], Any]) -> Any:
+    """`compute(env)`, worked out once per memo under `key`: while moves are listed or
+    checked the state cannot change, so a whole-board value need not be rebuilt at every
+    use. Without a memo it is simply computed."""
+    memo = env.memo
+    if memo is None:
+        return compute(env)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = compute(env)
+    return found
+
+
 _BOARD_ORDER = ("board in reading order",)
 
 
 def board_in_order(env: Env) -> tuple[tuple[int, int], ...]:
-    """Every laid tile's cell in reading order. Many builtins start from it; while moves
-    are listed or checked (the state cannot change) it is sorted once, not at every use."""
-    memo = env.memo
-    if memo is None:
-        return tuple(sorted(env.state.board, key=cell_key))
-    found = memo.get(_BOARD_ORDER)
-    if found is None:
-        found = memo[_BOARD_ORDER] = tuple(sorted(env.state.board, key=cell_key))
-    return found
+    """Every laid tile's cell in reading order; many builtins start from it."""
+    return kept(env, _BOARD_ORDER,  # type: ignore[no-any-return]
+                lambda e: tuple(sorted(e.state.board, key=cell_key)))
 
 
 _PIECES_BY_CELL = ("pieces by cell",)
 
 
+def _pieces_by_cell(env: Env) -> dict[Any, list[Any]]:
+    index: dict[Any, list[Any]] = {}
+    for p in env.state.pieces.values():
+        index.setdefault(p.cell, []).append(p)
+    return index
+
+
 def pieces_at(env: Env, cell: Any) -> list[Any]:
-    """The pieces on a tile, in the order of the state's pieces. While moves are listed or
-    checked they are indexed by cell once, not scanned at every question."""
-    memo = env.memo
-    if memo is None:
+    """The pieces on a tile, in the order of the state's pieces (indexed by cell once per
+    memo, not scanned at every question)."""
+    if env.memo is None:
         return [p for p in env.state.pieces.values() if p.cell == cell]
-    index = memo.get(_PIECES_BY_CELL)
-    if index is None:
-        index = {}
-        for p in env.state.pieces.values():
-            index.setdefault(p.cell, []).append(p)
-        memo[_PIECES_BY_CELL] = index
-    return index.get(cell, [])  # type: ignore[no-any-return]
+    return kept(env, _PIECES_BY_CELL, _pieces_by_cell).get(cell, [])  # type: ignore[no-any-return]
 
 
 class ExprCompiler:

@@ -102,17 +102,11 @@ class Sites(_Everything):
     example = "count(sites in placed)"
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
-        from compiler.engine.evaluate import board_in_order
+        from compiler.engine.evaluate import board_in_order, kept
         game = cx.game
 
         def sites(env: Env) -> tuple[Any, ...]:
-            memo = env.memo
-            if memo is not None:  # the board stands still while the memo lives
-                got = memo.get(_SITES)
-                if got is None:
-                    got = memo[_SITES] = every_site(env)
-                return got
-            return every_site(env)
+            return kept(env, _SITES, every_site)  # type: ignore[no-any-return]
 
         def every_site(env: Env) -> tuple[Any, ...]:
             st = env.state
