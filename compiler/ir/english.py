@@ -176,14 +176,17 @@ def negate_title(title: str) -> str:
     plain = re.fullmatch(r"(\{\w+\}) ([a-z]+)s( .*)?", title)
     if not said.startswith("it is not so that ") or plain is None:
         return said
-    verb = plain.group(2) + "s"
+    return f"{plain.group(1)} does not {_base_form(plain.group(2) + 's')}{plain.group(3) or ''}"
+
+
+def _base_form(verb: str) -> str:
+    """A verb of the third person singular in its base form: "lies" → "lie",
+    "carries" → "carry", "touches" → "touch", "builds" → "build"."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
     if re.search(r"(ss|sh|ch|x|o)es$", verb):
-        base = verb[:-2]
-    elif verb.endswith("ies") and len(verb) > 4:
-        base = verb[:-3] + "y"
-    else:
-        base = verb[:-1]
-    return f"{plain.group(1)} does not {base}{plain.group(3) or ''}"
+        return verb[:-2]
+    return verb[:-1]
 
 
 def agree(subject: str, predicate: str) -> str:
@@ -196,8 +199,7 @@ def agree(subject: str, predicate: str) -> str:
         head = irregular[head]
     elif re.fullmatch(r"[a-z]+s", head) and not head.endswith("ss") and head not in (
             "less", "always", "perhaps", "thus", "was"):
-        head = head[:-3] + "y" if head.endswith("ies") else \
-            head[:-2] if re.search(r"(ss|sh|ch|x|o)es$", head) else head[:-1]
+        head = _base_form(head)
     return f"you {head} {rest}".rstrip()
 
 
