@@ -235,16 +235,14 @@ class StmtCompiler:
                 named = [game.describe_area(st, a) for a in about if a not in holders]
                 how = (f" for {' and '.join(named)}" if named else "") + f": {how}"
             amount_words = f"{got} {game.title(res, got != 1)}{short}"
-            if tgt == POOL and src != POOL and src_type == "player":  # a player pays
-                said = f"{describe_holder(game, st, src, src_type)} pays {amount_words} to " \
-                       f"{describe_holder(game, st, tgt, tgt_type)}"
-            elif tgt == POOL and src != POOL:
-                said = f"{amount_words} {'goes' if got == 1 else 'go'} from " \
-                       f"{describe_holder(game, st, src, src_type)} to " \
-                       f"{describe_holder(game, st, tgt, tgt_type)}"
+            giver = None if src == POOL else describe_holder(game, st, src, src_type)
+            if tgt == POOL and giver is not None and src_type == "player":  # a player pays
+                said = f"{giver} pays {amount_words} to {receiver}"
+            elif tgt == POOL and giver is not None:
+                said = f"{amount_words} {'goes' if got == 1 else 'go'} from {giver} to {receiver}"
             else:
-                said = f"{describe_holder(game, st, tgt, tgt_type)} receives {amount_words}" + \
-                    ("" if src == POOL else f" from {describe_holder(game, st, src, src_type)}")
+                said = f"{receiver} receives {amount_words}" + \
+                    ("" if giver is None else f" from {giver}")
             # Given by a card's ability: which card, in the words of the ability's title.
             by = f" ({env.source})" if env.source else ""
             note(env, "gave", rule, said + by + (how or ""),
