@@ -295,7 +295,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
                 raise RandomPlayStopped(f"no legal move and the game is not over (game {g + 1}, "
                                         f"turn {pos.state.turn.number})")
             try:
-                pos, _ = pos.play(rng.choice(moves), chance=rng)
+                pos = pos.perform(rng.choice(moves), chance=rng).after  # no ruling written
             except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
                 why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
                 raise RandomPlayStopped(f"game {g + 1} stopped at turn "

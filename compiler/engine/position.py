@@ -23,14 +23,14 @@ from compiler.engine.actions import CompiledAction, Violation, check
 from compiler.engine.audit import AuditFinding, findings
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
-from compiler.engine.explain import deciding
 from compiler.engine.game import Game
 from compiler.engine.notation import Move, Notation, NotationError, NotThere
+from compiler.engine.performed import Performed
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
-    ALSO_SOURCE, STEP_SOURCE, advance, decline, end_game, enter_step, lapse, legal, legal_keyed,
-    move_on, must_act, offered, start_game,
+    ALSO_SOURCE, STEP_SOURCE, Listing, advance, decline, end_game, enter_step, lapse, move_on,
+    must_act, offered, start_game,
 )
 from compiler.ir.english import English, Vocabulary
 from compiler.ir import model as m
@@ -87,6 +87,11 @@ class Rules:
                 url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
         return found  # frozen: shared, never copied
 
+    def effect(self, c: Consequence) -> Effect:
+        """A consequence as a ruling says it, with the rules it cites."""
+        also = [x for r in c.also if (x := self.cite(r)) is not None]
+        return Effect(kind=c.kind, rule=self.cite(c.rule), text=c.text, data=c.data, also=also)
+
     def seated(self, seats: list[str] | tuple[str, ...]) -> Rules:
         """These rules for a table where `seats` (seat ids, in playing order) play.
 
@@ -135,11 +140,14 @@ class Rules:
 
 
 class Position:
-    __slots__ = ("rules", "state")
+    __slots__ = ("rules", "state", "_listing")
 
-    def __init__(self, rules: Rules, state: State) -> None:
+    def __init__(self, rules: Rules, state: State, listing: Listing | None = None) -> None:
         self.rules = rules
         self.state = state
+        # The legal moves here, as far as they were found: the move that led here
+        # started it (`turns.advance`); None until someone asks.
+        self._listing = listing
 
     @property
     def game(self) -> Game:
@@ -215,7 +223,7 @@ class Position:
         try:
             start_game(env)
             enter_step(env)
-            advance(env)
+            listing = advance(env)
         except ChanceError as e:
             # A move's outcomes follow its `!`; the set-up's are listed on their own.
             said = str(e).replace(" after `!`", "")
@@ -227,8 +235,7 @@ class Position:
         if env.chance:
             raise ValueError(f"the set-up was given more chance outcomes than it uses: "
                              f"{' '.join(env.chance)} left over")
-        st.gone.clear()
-        return cls(rules, st), tuple(env.drawn)
+        return cls(rules, st, _kept(st, listing)), tuple(env.drawn)
 
     # ----------------------------------------------------------- queries
 
@@ -277,10 +284,17 @@ class Position:
         return findings(self.rules, self.state)
 
     def legal_moves(self) -> list[Move]:
-        moves = [Move(a.id, items) for a, _, _, items in legal_keyed(self.game, self.state)]
+        moves = [Move(a.id, items) for a, _, _, items in self._listed().all()]
         if moves and not must_act(self.game, self.state):
             moves.append(Move("pass"))
         return moves
+
+    def _listed(self) -> Listing:
+        """The legal moves here, found as far as anyone asked (kept: the state never
+        changes)."""
+        if self._listing is None:
+            self._listing = Listing(self.game, self.state)
+        return self._listing
 
     def notation(self, move: Move) -> str:
         return self.rules.notation.format(self.state, move)
@@ -297,12 +311,13 @@ class Position:
         rulings: list[MoveRuling] = []
         verdict = "LEGAL"
         for item in items:
-            mr, nxt = pos._judge(item)
-            rulings.append(mr)
-            if mr.verdict != "LEGAL":
-                verdict = mr.verdict
+            done = pos._judge(item)
+            if not isinstance(done, Performed):
+                rulings.append(done)
+                verdict = done.verdict
                 break
-            pos = nxt  # type: ignore[assignment]
+            rulings.append(done.ruling())
+            pos = done.after
         view = self.state.view
         guessed = any(mr.depends_on_unseen for mr in rulings)
         return Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
@@ -312,15 +327,9 @@ class Position:
                       view_name=self.game.seat_name(view) if view is not None else None)
 
     def apply(self, moves: str | Move | Iterable[str | Move]) -> Position:
-        ruling = None
         pos = self
         for item in split_moves(moves):
-            mr, nxt = pos._judge(item)
-            if nxt is None:
-                ruling = Ruling(ruleset=self.rules.ruleset.id, verdict=mr.verdict, moves=[mr],
-                                before=pos.situation())
-                raise IllegalMove(ruling)
-            pos = nxt
+            pos = pos.perform(item).after
         return pos
 
     def play(self, move: str | Move, chance: random.Random | None = None
@@ -331,11 +340,19 @@ class Position:
         not given (random play); the ruling's move text records what came up.
         Raises `IllegalMove` if the move is not legal here.
         """
-        mr, nxt = self._judge(move, chance)
-        if nxt is None:
-            raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict=mr.verdict,
-                                     moves=[mr], before=self.situation()))
-        return nxt, mr
+        done = self.perform(move, chance)
+        return done.after, done.ruling()
+
+    def perform(self, move: str | Move, chance: random.Random | None = None) -> Performed:
+        """`play` whose ruling is written only when asked (`ruling()`): for random play,
+        benchmarks and simulations, which need only the next position (`after`) and what
+        chance decided (`chance`). Raises `IllegalMove`, with the full ruling, if the move
+        is not legal here."""
+        done = self._judge(move, chance)
+        if not isinstance(done, Performed):
+            raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict=done.verdict,
+                                     moves=[done], before=self.situation()))
+        return done
 
     def end_game(self, decided: list[str] | None = None) -> tuple[Position, list[Effect]]:
         """Run the end of the game now, whatever is left to play (for worked examples).
@@ -365,12 +382,12 @@ class Position:
         st.gone.clear()
         if decided is not None:
             decided += [r for r in env.decided if r not in decided]
-        return Position(self.rules, st), [self._effect(c) for c in env.log]
+        return Position(self.rules, st), [self.rules.effect(c) for c in env.log]
 
     def _judge(self, item: str | Move, sampler: random.Random | None = None
-               ) -> tuple[MoveRuling, Position | None]:
+               ) -> Performed | MoveRuling:
+        """The move carried out, or the ruling that refuses it."""
         game, st = self.game, self.state
-        text = item if isinstance(item, str) else self.notation(item)
         try:
             move = item if isinstance(item, Move) else self.parse(item)
         except NotThere as e:
@@ -379,16 +396,17 @@ class Position:
             action = game.actions[e.action]
             param = next((p for p in action.params if p.name == e.param), None)
             rule = (param.rule if param else None) or action.rule
-            return self._refuse(text, action, [Breach(rule=self.rules.cite(rule), code="domain",
+            return self._refuse(item, action, [Breach(rule=self.rules.cite(rule), code="domain",
                                                       message=str(e))])
         except NotationError as e:
+            text = str(item)
             absent = self.rules.absent(text)
             if absent is not None:  # a move of an action this ruleset does not have
-                return MoveRuling(move=text, verdict=absent[0], breaches=[absent[1]]), None
+                return MoveRuling(move=text, verdict=absent[0], breaches=[absent[1]])
             return MoveRuling(move=text, verdict="UNREADABLE", breaches=[Breach(
-                rule=None, code="notation", message=str(e), detail=e.detail)]), None
+                rule=None, code="notation", message=str(e), detail=e.detail)])
         if st.finished:
-            return self._refuse(text, None, [Breach(rule=self.rules.cite(game.end_rule),
+            return self._refuse(item, None, [Breach(rule=self.rules.cite(game.end_rule),
                                                     code="game-over", message="the game is over")])
         step = game.steps[st.turn.step]
         if move.seat is not None and move.seat != st.turn.actor:
@@ -397,29 +415,29 @@ class Position:
             if isinstance(ahead, State):
                 return Position(self.rules, ahead)._judge(item, sampler)
             if isinstance(ahead, simultaneous.AlreadyChosen):
-                return self._refuse(text, game.actions.get(move.action), [Breach(
+                return self._refuse(item, game.actions.get(move.action), [Breach(
                     rule=self.rules.cite(ahead.rule), code="unavailable",
                     message=ahead.message)])
             # A step taken in a declared order of play is decided by that order's rule.
             order = game.turn_rules.orders.get(step.order) if step.order and \
                 move.seat in st.turn.queue else None
-            return self._refuse(text, game.actions.get(move.action), [Breach(
+            return self._refuse(item, game.actions.get(move.action), [Breach(
                 rule=self.rules.cite(order.rule if order and order.rule else step.rule),
                 code="unavailable", message=self._not_theirs(move.seat))])
         if move.action == "pass":
             forced = [g for g in st.turn.grants if g.must and
                       (st.turn.principal if g.player is None else g.player) == st.turn.actor]
-            if forced and next(legal(game, st), None) is not None:
+            if forced and self._listed().any():
                 said = " or ".join(game.actions[a].decl.title for a in forced[0].actions)
-                return self._refuse(text, None, [Breach(
+                return self._refuse(item, None, [Breach(
                     rule=self.rules.cite(forced[0].rule), code="must-act",
                     message=f"{game.seat_name(st.turn.actor)} must first {said}: "
                             f"this choice cannot be declined")])
-            if must_act(game, st) and next(legal(game, st), None) is not None:
+            if must_act(game, st) and self._listed().any():
                 rule, message = self._must_first()
-                return self._refuse(text, None, [Breach(
+                return self._refuse(item, None, [Breach(
                     rule=self.rules.cite(rule), code="must-act", message=message)])
-            return self._perform(text, None, STEP_SOURCE, {}, move.chance, sampler)
+            return self._perform(item, None, STEP_SOURCE, {}, move.chance, sampler, {})
         action = game.actions[move.action]
         offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
         if not offers:
@@ -429,26 +447,31 @@ class Position:
             pending = self._pending_grant()
             also = [] if pending is not None else \
                 [self._breach(action, v) for v in check(game, st, action, dict(move.values))]
-            return self._refuse(text, action, [Breach(
+            return self._refuse(item, action, [Breach(
                 rule=self.rules.cite(step.rule), code="unavailable",
                 message=self._not_now(action))] + self._granted_instead(action) + also)
         best: list[Violation] | None = None
+        # Where the listing of this position's moves found this one legal first: that
+        # source's check would pass (the check of its rules waits for the ruling).
+        listed = self._listing.source(action.id, move.args) if self._listing else None
         for src, fixed in offers:
             values = dict(move.values)
             if any(k in values and values[k] != v for k, v in fixed.items()):
                 continue
             values.update(fixed)
+            if src == listed:
+                return self._perform(item, action, src, values, move.chance, sampler, None)
             cites: dict[str, None] = {}
             found = check(game, st, action, values, cites)
             if not found:
-                return self._perform(text, action, src, values, move.chance, sampler, cites)
+                return self._perform(item, action, src, values, move.chance, sampler, cites)
             if best is None or len(found) < len(best):
                 best = found
         if best is None:
-            return self._refuse(text, action, [Breach(
+            return self._refuse(item, action, [Breach(
                 rule=self.rules.cite(action.rule), code="unavailable",
                 message=f"“{action.decl.title}” is granted only for something else here")])
-        return self._refuse(text, action, [self._breach(action, v) for v in best])
+        return self._refuse(item, action, [self._breach(action, v) for v in best])
 
     def _granted_instead(self, action: CompiledAction) -> list[Breach]:
         """The rules whose grants are open now but do not offer `action` (say, the
@@ -550,22 +573,25 @@ class Position:
         return Breach(rule=rule, code=v.code, message=msg, detail=detail,  # type: ignore[arg-type]
                       also=also)
 
-    def _refuse(self, text: str, action: CompiledAction | None, breaches: list[Breach]
-                ) -> tuple[MoveRuling, None]:
-        return MoveRuling(move=text, verdict="ILLEGAL", action=action.id if action else None,
+    def _refuse(self, item: str | Move, action: CompiledAction | None, breaches: list[Breach]
+                ) -> MoveRuling:
+        return MoveRuling(move=item if isinstance(item, str) else self.notation(item),
+                          verdict="ILLEGAL", action=action.id if action else None,
                           action_rule=self.rules.cite(action.rule) if action else None,
-                          breaches=breaches), None
+                          breaches=breaches)
 
-    def _perform(self, text: str, action: CompiledAction | None, source: int,
-                 values: dict[str, Any], chance: tuple[str, ...] = (),
-                 sampler: random.Random | None = None,
-                 cites: dict[str, None] | None = None) -> tuple[MoveRuling, Position | None]:
+    def _perform(self, item: str | Move, action: CompiledAction | None, source: int,
+                 values: dict[str, Any], chance: tuple[str, ...],
+                 sampler: random.Random | None, checked: dict[str, None] | None
+                 ) -> Performed | MoveRuling:
+        """Carry out a move found legal (`checked`: the rules of the conditions its check
+        found true, None if it was listed as legal here and not checked again)."""
         game = self.game
         st = self.state.clone()
         env = Env(game, st)
         env.chance = list(chance)
         env.sampler = sampler
-        env.cites = cites = {} if cites is None else cites  # conditions that held decide too
+        env.cites = held = {}  # conditions that held decide too
         env.trace = []
         try:
             if action is None:
@@ -586,90 +612,35 @@ class Position:
                 drain(env)
                 env.action = None
             env.cites = None
-            advance(env)
+            listing = advance(env)
         except ChanceError as e:  # cited by the rule that called on chance, if it is known
-            return self._refuse(text, action, [Breach(
+            return self._refuse(item, action, [Breach(
                 rule=self.rules.cite(e.rule or (action.rule if action else None)),
                 code="chance", message=str(e))])
         except RuleError as e:
-            return self._refuse(text, action, [Breach(
+            return self._refuse(item, action, [Breach(
                 rule=self.rules.cite(action.rule if action else None), code="impossible",
                 message=f"the rules cannot carry this out: {e}")])
         if env.chance:
-            return self._refuse(text, action, [Breach(
+            return self._refuse(item, action, [Breach(
                 rule=None, code="chance",
                 message=f"the move was given more chance outcomes than it uses: "
                         f"{' '.join(env.chance)} left over")])
+        return Performed(before=self, after=Position(self.rules, st, _kept(st, listing)),
+                         action=action, source=source, values=values, checked=checked,
+                         held=held, log=env.log, decided=[*env.decided, *(env.trace or ())],
+                         chance=tuple(env.drawn), table_chance=tuple(env.table_drawn()),
+                         guessed_at=env.guessed_at)
+
+
+def _kept(st: State, listing: Listing | None) -> Listing | None:
+    """Forget the pieces a move took off the table (`gone`: they are remembered only while
+    the move runs), and keep the listing `advance` started, unless it started while
+    they were still remembered."""
+    if st.gone:
         st.gone.clear()
-        decided = self._decided_by(action, source, values, cites)
-        for rid in [*env.decided, *(env.trace or ())]:
-            cited = self.rules.cite(rid)
-            if cited is not None and cited not in decided:
-                decided.append(cited)
-        canonical = self.notation(Move(action.id, tuple(sorted(values.items())),
-                                       tuple(env.drawn))) \
-            if action is not None else self.notation(Move("pass", (), tuple(env.drawn)))
-        said = [self._effect(c) for c in env.log]
-        unseen: list[str] = []
-        if st.guessed:  # a view read what it cannot see: stop where it did (engine/views.py)
-            from compiler.engine.views import unknown_from
-            unseen, line = unknown_from(game, st)
-            cut = 0 if self.state.guessed or env.guessed_at is None else env.guessed_at
-            said = said[:cut] + [Effect(kind="unknown", rule=None, text=line)]
-        return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
-                          action_rule=self.rules.cite(action.rule) if action else None,
-                          decided_by=decided, consequences=said,
-                          table_chance=env.table_drawn(),
-                          depends_on_unseen=unseen), Position(self.rules, st)
-
-    def _decided_by(self, action: CompiledAction | None, source: int,
-                    values: dict[str, Any] | None = None,
-                    conditions: Iterable[str] = ()) -> list[RuleCitation]:
-        game, st = self.game, self.state
-        ids: list[str] = []
-        step = game.steps[st.turn.step]
-        if step.rule and st.turn.phase == "step":  # after the steps, the step decides nothing
-            ids.append(step.rule)
-        if action is not None:
-            if source >= 0 and st.turn.grants[source].rule:
-                ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
-            ids += [r for r in [action.rule] + [p.rule for p in action.params] +
-                    [r.rule for r in action.requires] if r]
-            kinds = {a.kind for a in action.arrivals if a.piece is None}
-            if any(a.piece is not None for a in action.arrivals):
-                # The piece moved is known: only prohibitions on its kind decided the move.
-                env = Env(game, st)
-                env.vars = dict(values or {})
-                for a in action.arrivals:
-                    if a.piece is not None:
-                        try:  # an arrival in a branch not taken names no piece
-                            if a.when is not None and not a.when(env):
-                                continue
-                            pid = a.piece(env)
-                        except RuleError:
-                            continue
-                        kinds.add(st.pieces[pid].kind if pid in st.pieces else None)
-            ids += [f.rule for f in game.forbids if f.rule and (
-                f.decl.kind == "piece" or None in kinds
-                or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
-                and (not f.actions or action.id in f.actions)]
-            # The definitions that took effect here (a skill that applies, a piece
-            # that counts as blocked) name the most specific rules of all.
-            ids += deciding(game, st, action, values or {})
-        ids += conditions
-        out, seen = [], set()
-        for rid in ids:
-            if rid not in seen:
-                seen.add(rid)
-                c = self.rules.cite(rid)
-                if c:
-                    out.append(c)
-        return out
-
-    def _effect(self, c: Consequence) -> Effect:
-        also = [x for r in c.also if (x := self.rules.cite(r)) is not None]
-        return Effect(kind=c.kind, rule=self.rules.cite(c.rule), text=c.text, data=c.data,
-                      also=also)
+        return None
+    return listing
 
 
 def stacks_problem(game: Game, stacks: list[list[str]]) -> str | None:

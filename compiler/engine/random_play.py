@@ -46,18 +46,18 @@ def random_game(rules: Rules, players: int, seed: int,
             raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
                                     f"turn {pos.state.turn.number})")
         move = rng.choice(moves)
-        try:
-            nxt, ruling = pos.play(move, chance=rng)
+        try:  # the record needs no ruling: none is written
+            done = pos.perform(move, chance=rng)
         except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
             why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
             raise RandomPlayStopped(f"random play stopped at turn {pos.state.turn.number} "
                                     f"(seed {seed}): `{pos.notation(move)}`: {why}") from None
-        if "!" in ruling.move:  # keep what chance decided, so the record replays exactly
-            move = replace(move, chance=tuple(ruling.move.partition("!")[2].split()))
+        if done.chance:  # keep what chance decided, so the record replays exactly
+            move = replace(move, chance=done.chance)
         # The last outcomes may be the table's (a deal once the round is over): the record
         # writes them as a decision of their own after the move.
-        history.add(pos, move, table=len(ruling.table_chance))
-        pos = nxt
+        history.add(pos, move, table=len(done.table_chance))
+        pos = done.after
     else:
         raise RandomPlayStopped(f"the game did not end within {max_decisions} decisions "
                                 f"(seed {seed})")

@@ -144,8 +144,57 @@ def must_act(game: Game, st: State) -> bool:
     return step.mode == "must_one" and st.turn.taken == 0
 
 
-def has_decision(game: Game, st: State) -> bool:
-    return next(legal(game, st), None) is not None
+Listed = tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]
+
+
+class Listing:
+    """The legal moves of one state (`legal_keyed`), found only as far as someone asked,
+    and kept.
+
+    `advance` starts one to learn whether the player deciding has anything legal to do,
+    and the position it leads to keeps it: listing that position's moves goes on from
+    where `advance` stopped rather than finding the first ones again, and a move found
+    here need not be checked again before it is carried out. A position's state never
+    changes, so what was found stays true.
+    """
+
+    __slots__ = ("_rest", "_found", "_sources")
+
+    def __init__(self, game: Game, st: State) -> None:
+        self._rest: Iterator[Listed] | None = legal_keyed(game, st)
+        self._found: list[Listed] = []
+        self._sources: dict[tuple[str, tuple[Any, ...]], int] | None = None
+
+    def any(self) -> bool:
+        """Whether anything is legal (finding the first move, if none was found yet)."""
+        if self._found:
+            return True
+        if self._rest is not None:
+            first = next(self._rest, None)
+            if first is not None:
+                self._found.append(first)
+                return True
+            self._rest = None
+        return False
+
+    def all(self) -> list[Listed]:
+        """Every legal move, in the order found (the list kept: callers must not change it)."""
+        if self._rest is not None:
+            self._found.extend(self._rest)
+            self._rest = None
+        return self._found
+
+    def source(self, action: str, items: tuple[Any, ...]) -> int | None:
+        """Where the move (`action` with `items`, its values sorted by name) was found legal
+        first: the step, its `also` list or a grant (see `offered`). None if it was not, or
+        if the listing is not complete: completing it costs more than checking one move."""
+        if self._rest is not None:
+            return None
+        if self._sources is None:
+            self._sources = {}
+            for a, src, _, found in self._found:
+                self._sources.setdefault((a.id, found), src)
+        return self._sources.get((action, items))
 
 
 # ------------------------------------------------------------------ moving on
@@ -157,11 +206,13 @@ def has_decision(game: Game, st: State) -> bool:
 STALLED_TURNS = 200
 
 
-def advance(env: Env) -> None:
+def advance(env: Env) -> Listing | None:
     """Leave steps, turns and finally the game until a player has a decision.
 
-    Raises `RuleError` when turn after turn passes with nobody able to decide anything
-    and the game never ends (the rules leave it stuck), rather than going round forever.
+    Returns the listing of moves that found the decision (started, for whoever lists the
+    moves to go on with), or None when the game ended. Raises `RuleError` when turn after
+    turn passes with nobody able to decide anything and the game never ends (the rules
+    leave it stuck), rather than going round forever.
     """
     game, st = env.game, env.state
     entered = st.turn.number
@@ -173,8 +224,9 @@ def advance(env: Env) -> None:
         _drop_lost_grants(st)
         if st.turn.groups and simultaneous.settle_groups(env):
             continue  # the last of the choices made together: what follows them ran
-        if has_decision(game, st):
-            return
+        listing = Listing(game, st)
+        if listing.any():
+            return listing
         lapsed = tuple(g for g in st.turn.grants if g.must and
                        _holder(g, st) == st.turn.actor)
         if lapsed:  # a compulsory choice with nothing legal to choose lapses

@@ -1,0 +1,131 @@
+"""A legal move carried out, with its ruling written only when someone asks for it.
+
+Carrying a move out changes the table; writing its ruling is work of its own: the
+rules that decided the move, each consequence as a cited effect, the move's canonical
+text, the models a ruling is made of. In a game of tiles that is about a third of a
+move's time, and random play, benchmarks and simulations never read it: they need
+the next position and what chance decided. So `Position.perform` keeps here what the
+ruling is made of, and `ruling()` writes it on first asking, exactly as it would have
+been written at once (`Position.play` asks at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from compiler.engine.actions import CompiledAction, check
+from compiler.engine.effects import Consequence
+from compiler.engine.evaluate import Env, RuleError
+from compiler.engine.explain import deciding
+from compiler.engine.notation import Move
+from compiler.engine.ruling import Effect, MoveRuling, RuleCitation
+
+if TYPE_CHECKING:
+    from compiler.engine.position import Position
+
+
+@dataclass(eq=False, slots=True)
+class Performed:
+    """A move carried out: `after` is the position it leads to, `chance` what chance
+    decided during it (its own outcomes, then the table's), `ruling()` its ruling."""
+
+    before: Position  # where the move was judged
+    after: Position
+    action: CompiledAction | None  # None: a pass
+    source: int  # the step's list, its `also` list or the grant that allowed it
+    values: dict[str, Any]
+    # The rules of the conditions that held while the move was checked. None: it was not
+    # checked, as it was listed as legal where it was played; found when asked.
+    checked: dict[str, None] | None
+    held: dict[str, None]  # ... and while it was carried out
+    log: list[Consequence]  # what followed, in order
+    decided: list[str]  # rules that took effect without a consequence of their own
+    chance: tuple[str, ...]
+    table_chance: tuple[str, ...]  # the last outcomes of `chance` that were the table's
+    guessed_at: int | None  # in a view: how many consequences came before a guess
+    _ruling: MoveRuling | None = None
+
+    def ruling(self) -> MoveRuling:
+        """The move's ruling (LEGAL), written once."""
+        if self._ruling is None:
+            self._ruling = self._write()
+        return self._ruling
+
+    def _write(self) -> MoveRuling:
+        before, action = self.before, self.action
+        rules = before.rules
+        checked = self.checked
+        if checked is None and action is not None:
+            checked = {}
+            check(before.game, before.state, action, self.values, checked)
+        decided = decided_by(before, action, self.source, self.values,
+                             [*(checked or ()), *self.held])
+        for rid in self.decided:
+            cited = rules.cite(rid)
+            if cited is not None and cited not in decided:
+                decided.append(cited)
+        canonical = before.notation(
+            Move(action.id if action is not None else "pass",
+                 tuple(sorted(self.values.items())) if action is not None else (), self.chance))
+        said = [rules.effect(c) for c in self.log]
+        unseen: list[str] = []
+        st = self.after.state
+        if st.guessed:  # a view read what it cannot see: stop where it did (engine/views.py)
+            from compiler.engine.views import unknown_from
+            unseen, line = unknown_from(before.game, st)
+            cut = 0 if before.state.guessed or self.guessed_at is None else self.guessed_at
+            said = said[:cut] + [Effect(kind="unknown", rule=None, text=line)]
+        return MoveRuling(move=canonical, verdict="LEGAL", action=action.id if action else "pass",
+                          action_rule=rules.cite(action.rule) if action else None,
+                          decided_by=decided, consequences=said,
+                          table_chance=list(self.table_chance),
+                          depends_on_unseen=unseen)
+
+
+def decided_by(pos: Position, action: CompiledAction | None, source: int,
+               values: dict[str, Any] | None = None,
+               conditions: list[str] | tuple[str, ...] = ()) -> list[RuleCitation]:
+    """The rules that decided a move at `pos`, most general first: the step, the grant,
+    the action and its parameters and requirements, the prohibitions that could have
+    stopped it, the definitions that took effect, the conditions that held."""
+    game, st = pos.game, pos.state
+    ids: list[str] = []
+    step = game.steps[st.turn.step]
+    if step.rule and st.turn.phase == "step":  # after the steps, the step decides nothing
+        ids.append(step.rule)
+    if action is not None:
+        if source >= 0 and st.turn.grants[source].rule:
+            ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
+        ids += [r for r in [action.rule] + [p.rule for p in action.params] +
+                [r.rule for r in action.requires] if r]
+        kinds = {a.kind for a in action.arrivals if a.piece is None}
+        if any(a.piece is not None for a in action.arrivals):
+            # The piece moved is known: only prohibitions on its kind decided the move.
+            env = Env(game, st)
+            env.vars = dict(values or {})
+            for a in action.arrivals:
+                if a.piece is not None:
+                    try:  # an arrival in a branch not taken names no piece
+                        if a.when is not None and not a.when(env):
+                            continue
+                        pid = a.piece(env)
+                    except RuleError:
+                        continue
+                    kinds.add(st.pieces[pid].kind if pid in st.pieces else None)
+        ids += [f.rule for f in game.forbids if f.rule and (
+            f.decl.kind == "piece" or None in kinds
+            or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
+            and (not f.actions or action.id in f.actions)]
+        # The definitions that took effect here (a skill that applies, a piece
+        # that counts as blocked) name the most specific rules of all.
+        ids += deciding(game, st, action, values or {})
+    ids += conditions
+    out, seen = [], set()
+    for rid in ids:
+        if rid not in seen:
+            seen.add(rid)
+            c = pos.rules.cite(rid)
+            if c:
+                out.append(c)
+    return out
