@@ -400,7 +400,9 @@ class History:
     def add(self, pos: Position, move: Move, table: int = 0) -> None:
         if table:
             self.table[len(self.moves)] = table
-        self.moves.append((pos.state.turn.number, pos, move))
+        # The table as it stood, without the moves listed there (kept for every decision
+        # of a game, they would only weigh on the collector; they are listed again if asked).
+        self.moves.append((pos.state.turn.number, Position(pos.rules, pos.state), move))
 
 
 def _deals_from_zone(rules: Rules) -> bool:

@@ -118,19 +118,21 @@ def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str
         yield action, source, values
 
 
-def legal_keyed(game: Game, st: State
-                ) -> Iterator[tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]]:
+def legal_keyed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int] | None
+                = None) -> Iterator[tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]]:
     """`legal`, each with its values sorted by name (a move's own form: listing moves
-    needs it, and the duplicates are found by it, so it is made once)."""
-    seen: set[tuple[str, tuple[Any, ...]]] = set()
+    needs it, and the duplicates are found by it, so it is made once). `sources`, if
+    given, receives each move's (action, values sorted) with the source it was found in."""
+    seen = {} if sources is None else sources
     for action, source, fixed in offered(game, st):
+        aid = action.id
         for values in candidates(game, st, action, fixed):
             # Names are distinct, so the sort never compares two values.
             items = tuple(sorted(values.items()))
-            key = (action.id, items)
+            key = (aid, items)
             if key in seen:
                 continue
-            seen.add(key)
+            seen[key] = source
             yield action, source, values, items
 
 
@@ -144,9 +146,6 @@ def must_act(game: Game, st: State) -> bool:
     return step.mode == "must_one" and st.turn.taken == 0
 
 
-Listed = tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]
-
-
 class Listing:
     """The legal moves of one state (`legal_keyed`), found only as far as someone asked,
     and kept.
@@ -155,34 +154,33 @@ class Listing:
     and the position it leads to keeps it: listing that position's moves goes on from
     where `advance` stopped rather than finding the first ones again, and a move found
     here need not be checked again before it is carried out. A position's state never
-    changes, so what was found stays true.
+    changes, so what was found stays true. Only each move's key and source are kept
+    (a record keeps every position of a game: more would weigh on the collector).
     """
 
-    __slots__ = ("_rest", "_found", "_sources")
+    __slots__ = ("_rest", "_sources")
 
     def __init__(self, game: Game, st: State) -> None:
-        self._rest: Iterator[Listed] | None = legal_keyed(game, st)
-        self._found: list[Listed] = []
-        self._sources: dict[tuple[str, tuple[Any, ...]], int] | None = None
+        # (action, values sorted by name) -> where it was found legal first, in order found
+        self._sources: dict[tuple[str, tuple[Any, ...]], int] = {}
+        self._rest: Iterator[Any] | None = legal_keyed(game, st, self._sources)
 
     def any(self) -> bool:
         """Whether anything is legal (finding the first move, if none was found yet)."""
-        if self._found:
+        if self._sources:
             return True
-        if self._rest is not None:
-            first = next(self._rest, None)
-            if first is not None:
-                self._found.append(first)
-                return True
-            self._rest = None
+        if self._rest is not None and next(self._rest, None) is not None:
+            return True
+        self._rest = None
         return False
 
-    def all(self) -> list[Listed]:
-        """Every legal move, in the order found (the list kept: callers must not change it)."""
+    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
+        """Every legal move as (action, values sorted by name), in the order found."""
         if self._rest is not None:
-            self._found.extend(self._rest)
+            for _ in self._rest:
+                pass
             self._rest = None
-        return self._found
+        return self._sources.keys()
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
@@ -190,10 +188,6 @@ class Listing:
         if the listing is not complete: completing it costs more than checking one move."""
         if self._rest is not None:
             return None
-        if self._sources is None:
-            self._sources = {}
-            for a, src, _, found in self._found:
-                self._sources.setdefault((a.id, found), src)
         return self._sources.get((action, items))
 
 
