@@ -306,6 +306,11 @@ class Position:
 
     def adjudicate(self, moves: str | Move | Iterable[str | Move]) -> Ruling:
         """Judge a move, or a sequence of moves ("a; b; c"), without changing anything."""
+        return self.judge(moves)[0]
+
+    def judge(self, moves: str | Move | Iterable[str | Move]) -> tuple[Ruling, Position | None]:
+        """`adjudicate`, with the position the moves lead to if they are all legal (else
+        None): for whoever wants both, each move judged and carried out once."""
         items = split_moves(moves)
         pos = self
         rulings: list[MoveRuling] = []
@@ -320,11 +325,12 @@ class Position:
             pos = done.after
         view = self.state.view
         guessed = any(mr.depends_on_unseen for mr in rulings)
-        return Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
-                      moves=rulings, before=self.situation(),
-                      after=pos.situation() if verdict == "LEGAL" and not guessed else None,
-                      view=self.game.seat_id(view) if view is not None else None,
-                      view_name=self.game.seat_name(view) if view is not None else None)
+        ruling = Ruling(ruleset=self.rules.ruleset.id, verdict=verdict,  # type: ignore[arg-type]
+                        moves=rulings, before=self.situation(),
+                        after=pos.situation() if verdict == "LEGAL" and not guessed else None,
+                        view=self.game.seat_id(view) if view is not None else None,
+                        view_name=self.game.seat_name(view) if view is not None else None)
+        return ruling, pos if verdict == "LEGAL" else None
 
     def apply(self, moves: str | Move | Iterable[str | Move]) -> Position:
         pos = self

@@ -30,7 +30,7 @@ from compiler.engine import chance, zone_play
 from compiler.engine.evaluate import AT_TABLE
 from compiler.engine.notation import Move, NotationError, clip
 from compiler.engine.notation import number as _number
-from compiler.engine.position import Position, Rules, stacks_problem
+from compiler.engine.position import IllegalMove, Position, Rules, stacks_problem
 from compiler.engine.ruling import Ruling
 from compiler.parse.grammar import record_parser
 
@@ -304,21 +304,32 @@ def _check_result(rec: Record, pos: Position, stated: str) -> None:
 def _finish_turn(rec: Record, pos: Position, number: int | None, line: int) -> Position:
     """Pass until the game reaches turn `number` (or its end)."""
     while not pos.finished and (number is None or pos.state.turn.number < number):
-        ruling = pos.adjudicate("pass")
-        if ruling.verdict != "LEGAL":
+        passed = _applied(pos, "pass")
+        if passed is None:
+            ruling = pos.adjudicate("pass")
             raise _error(rec, line, 1, "unfinished",
                          f"turn {pos.state.turn.number} is not finished: "
                          f"{ruling.moves[0].breaches[0].message}", ruling)
-        pos = pos.apply("pass")
+        pos = passed
     return pos
+
+
+def _applied(pos: Position, text: str) -> Position | None:
+    """`pos.apply(text)`, or None if it is refused (the ruling is written only then, by
+    `adjudicate`: a replay judges each decision once)."""
+    try:
+        return pos.apply(text)
+    except IllegalMove:
+        return None
 
 
 def _decide(rec: Record, pos: Position, d: Decision) -> Position:
     turn = pos.state.turn.number
     while True:
+        done = _applied(pos, d.text)
+        if done is not None:
+            return done
         ruling = pos.adjudicate(d.text)
-        if ruling.verdict == "LEGAL":
-            return pos.apply(d.text)
         if ruling.verdict == "UNREADABLE":
             breach = ruling.moves[0].breaches[0]
             raise _error(rec, d.line, d.column, "unreadable", breach.message, ruling)
@@ -328,8 +339,8 @@ def _decide(rec: Record, pos: Position, d: Decision) -> Position:
                          f"`{clip(d.written or d.text, 120)}`: "
                          f"{chance.message}{_TABLE_HINT if AT_TABLE in chance.message else ''}",
                          ruling)
-        if d.text != "pass" and pos.adjudicate("pass").verdict == "LEGAL":
-            passed = pos.apply("pass")
+        passed = _applied(pos, "pass") if d.text != "pass" else None
+        if passed is not None:
             if passed.state.turn.number == turn and not passed.finished:
                 pos = passed
                 continue

@@ -172,10 +172,10 @@ def run_example(rules: Rules, ex: m.Example) -> ExampleResult:
     after = before
     expects_illegal = any(f.fact == "illegal" for f in ex.expect)
     if ex.play:
-        ruling = before.adjudicate("; ".join(ex.play))
+        ruling, moved = before.judge("; ".join(ex.play))
         result.ruling = ruling
-        if ruling.verdict == "LEGAL":
-            after = before.apply("; ".join(ex.play))
+        if moved is not None:
+            after = moved
         elif not expects_illegal:
             reasons = "; ".join(f"{b.rule.number if b.rule else b.code} {b.message}"
                                 for mv in ruling.moves for b in mv.breaches)
