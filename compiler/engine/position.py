@@ -4,6 +4,8 @@
     pos.legal_moves()            # every legal move here
     pos.adjudicate("research")   # LEGAL / ILLEGAL, the rules deciding it, what follows
     pos = pos.apply("research")  # a new position; the old one is untouched
+    nxt, ruling = pos.play(move, chance=rng)    # one move and its ruling (random play)
+    done = pos.perform(move, chance=rng)        # the same, its ruling written only if asked
 
 A position never changes: `apply` works on a copy and hands it back only if
 the whole move went through. A refused move raises `IllegalMove` carrying the
