@@ -941,7 +941,10 @@ def _spread_text(s: Any) -> str:
 def _diff(d: Any, points: bool = False) -> str:
     """A difference with its interval; points: a difference of rates, in percentage points."""
     k, unit = (100, " pts") if points else (1, "")
-    return (f"{d.estimate * k:+.1f}{unit} ({d.low * k:+.1f} to {d.high * k:+.1f})"
+
+    def signed(x: float) -> str:
+        return f"{x * k:+.1f}".replace("-0.0", "+0.0")  # a rounded zero has no sign
+    return (f"{signed(d.estimate)}{unit} ({signed(d.low)} to {signed(d.high)})"
             + (" *" if d.significant else ""))
 
 
@@ -954,7 +957,7 @@ def simulate_table(summary: Any) -> Table:
              + f", {summary.games} {summary.policy} {summary.players}-player game"
              + "s" * (summary.games != 1) + (" each" if b else "")
              + f" (seeds {summary.seed}–{last})")
-    table = Table(title=title)
+    table = Table(title=title, min_width=min(len(title), 150))  # the title on one line
     table.add_column("figure", no_wrap=True)
     table.add_column(v.ruleset, no_wrap=True)
     if b is not None:
@@ -1055,7 +1058,7 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
             problem = r.table(players).game.seating_problem(players)
             if problem:
                 raise typer.BadParameter(f"{name}: {problem}", param_hint="--players")
-            sim._LOADED[name] = r  # compiled once here; forked workers inherit it
+            sim.keep(name, r)  # compiled once here; forked workers inherit it
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise typer.BadParameter(f"{out_dir} is a file; give a folder for the summary and "
                                  f"plots", param_hint="--out")

@@ -186,6 +186,12 @@ def rules_for(name: str) -> Rules:
     return _LOADED[name]
 
 
+def keep(name: str, rules: Rules) -> None:
+    """Serve `name` with rules already compiled (by the command line, which checks the name
+    first): forked workers then inherit them instead of compiling again."""
+    _LOADED[name] = rules
+
+
 def preload(names: tuple[str, ...]) -> None:
     """A worker's initialiser: compile the rulesets before the first game arrives."""
     for name in names:
