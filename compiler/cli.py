@@ -917,13 +917,6 @@ def bench(ruleset: Annotated[Optional[str], typer.Argument(
               f"{verdict.lines[0]}", FAILED)
 
 
-class PolicyName(str, Enum):
-    """The simulated players' policies (engine/simulate.py `POLICIES`)."""
-
-    random = "random"
-    greedy = "greedy"
-
-
 def _pct(x: float) -> str:
     return f"{x * 100:.1f} %"
 
@@ -1021,11 +1014,10 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
                  help="Players per game (default: 4, or the nearest count the ruleset "
                       "allows).")] = None,
              seed: Annotated[int, typer.Option(help="The first game's seed.")] = 1,
-             policy: Annotated[PolicyName, typer.Option(
+             policy: Annotated[str, typer.Option(
                  help="How every seat chooses: random (uniform over the legal moves it can "
                       "see) or greedy (the move leaving it furthest ahead of the best "
-                      "opponent right after it; ties broken by the seed).")]
-             = PolicyName.random,
+                      "opponent right after it; ties broken by the seed).")] = "random",
              workers: Annotated[Optional[int], typer.Option(
                  min=1, help="Processes playing games (default: every core); with --ray "
                              "local, the local cluster's CPUs.")] = None,
@@ -1036,7 +1028,8 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
              ray_address: Annotated[Optional[str], typer.Option(
                  "--ray", metavar="ADDRESS",
                  help="Play on a Ray cluster: `auto`, an address, or `local` (one started "
-                      "here). Needs `pip install 'rulebook[simulate]'`.")] = None,
+                      "here). Needs Ray: `pip install ray`, or `pip install -e "
+                      "'.\\[simulate]'` in this checkout.")] = None,
              as_json: Annotated[bool, typer.Option(
                  "--json", help="Print the summary as JSON.")] = False) -> None:
     """`rulebook simulate`: a table of figures (or JSON), optionally files and plots."""
@@ -1044,6 +1037,9 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
         TimeElapsedColumn, TimeRemainingColumn
 
     from compiler.engine import simulate as sim
+    if policy not in sim.POLICIES:
+        raise typer.BadParameter(f"no policy `{policy}`; the policies are "
+                                 f"{', '.join(sorted(sim.POLICIES))}", param_hint="--policy")
     rules = _rules(ruleset)
     base = _rules(against) if against is not None else None
     players = _players(rules, players)
@@ -1080,7 +1076,7 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
             return sim.run_local(todo, cores, done)
 
     try:
-        summary = sim.simulate(ruleset, against, players, games, seed, policy.value, run,
+        summary = sim.simulate(ruleset, against, players, games, seed, policy, run,
                                keep_games=out_dir is not None)
     except sim.RayMissing as e:
         _fail(str(e))

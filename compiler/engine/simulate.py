@@ -242,7 +242,8 @@ def run_ray(todo: list[Task], address: str, done: Callable[[], None] = lambda: N
         import ray
     except ImportError:
         raise RayMissing("--ray needs Ray, which is not installed here: install it with "
-                         "`pip install 'rulebook[simulate]'` (or `pip install ray`)") from None
+                         "`pip install ray` (or, in this project's checkout, "
+                         "`pip install -e '.[simulate]'`)") from None
     started = not ray.is_initialized()
     if started:
         import logging
@@ -411,7 +412,8 @@ def wilson(successes: float, n: int) -> Interval:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Interval(estimate=_r(p), low=_r(max(0.0, centre - half)), high=_r(min(1.0, centre + half)))
+    return Interval(estimate=_r(p), low=_r(max(0.0, centre - half)),
+                    high=_r(min(1.0, centre + half)))
 
 
 def newcombe(a: Interval, b: Interval) -> Difference:
