@@ -1078,7 +1078,7 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
     try:
         summary = sim.simulate(ruleset, against, players, games, seed, policy, run,
                                keep_games=out_dir is not None)
-    except sim.RayMissing as e:
+    except sim.RayUnavailable as e:
         _fail(str(e))
     except sim.Stuck as e:
         _fail(f"a simulated game got stuck: {e}")

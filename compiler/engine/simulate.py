@@ -114,6 +114,10 @@ class GameResult:
     stuck: str | None = None            # why the game could not go on, in words
 
 
+class Stuck(RuntimeError):
+    """A simulated game could not go on; the message names its seed."""
+
+
 def play_game(rules: Rules, players: int, seed: int, policy: Policy) -> GameResult:
     """Play the game named by `seed` with `policy` in every seat."""
     try:
@@ -214,7 +218,7 @@ def run_local(todo: list[Task], workers: int, done: Callable[[], None] = lambda:
     if workers <= 1 or len(todo) <= 1:
         out = []
         for t in todo:
-            out.append(run_task(t))
+            out.append(_arrived(run_task(t)))
             done()
         return out
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -223,14 +227,26 @@ def run_local(todo: list[Task], workers: int, done: Callable[[], None] = lambda:
     with ProcessPoolExecutor(max_workers=min(workers, len(todo)), initializer=preload,
                              initargs=(names,)) as pool:
         futures = {pool.submit(run_task, t): i for i, t in enumerate(todo)}
-        for f in as_completed(futures):
-            results[futures[f]] = f.result()
-            done()
+        try:
+            for f in as_completed(futures):
+                results[futures[f]] = _arrived(f.result())
+                done()
+        except BaseException:  # a stuck game, a fault, Ctrl-C: the games not begun never are
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return [results[i] for i in range(len(todo))]
 
 
-class RayMissing(RuntimeError):
-    """`--ray` without Ray installed: said in words, with how to install it."""
+def _arrived(result: GameResult) -> GameResult:
+    """A finished game, or `Stuck` at once: a ruleset whose games get stuck would otherwise
+    spend the whole run on games that each go on to the last decision allowed."""
+    if result.stuck is not None:
+        raise Stuck(result.stuck)
+    return result
+
+
+class RayUnavailable(RuntimeError):
+    """`--ray` without Ray installed (said with how to install it), or no cluster there."""
 
 
 def run_ray(todo: list[Task], address: str, done: Callable[[], None] = lambda: None,
@@ -241,7 +257,7 @@ def run_ray(todo: list[Task], address: str, done: Callable[[], None] = lambda: N
     try:
         import ray
     except ImportError:
-        raise RayMissing("--ray needs Ray, which is not installed here: install it with "
+        raise RayUnavailable("--ray needs Ray, which is not installed here: install it with "
                          "`pip install ray` (or, in this project's checkout, "
                          "`pip install -e '.[simulate]'`)") from None
     started = not ray.is_initialized()
@@ -255,16 +271,23 @@ def run_ray(todo: list[Task], address: str, done: Callable[[], None] = lambda: N
             else:
                 ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as e:
-            raise RayMissing(f"cannot reach a Ray cluster at `{address}`: {e}") from None
+            raise RayUnavailable(f"cannot reach a Ray cluster at `{address}`: {e}") from None
     try:
         remote = ray.remote(run_task)
         pending = {remote.remote(t): i for i, t in enumerate(todo)}
         results: dict[int, GameResult] = {}
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            for ref in ready:
-                results[pending.pop(ref)] = ray.get(ref)
-                done()
+        try:
+            while pending:
+                # whatever has finished within a moment (one at a time would cost a pass
+                # over every pending game for each game)
+                ready, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0.2)
+                for ref in ready:
+                    results[pending.pop(ref)] = _arrived(ray.get(ref))
+                    done()
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref)
+            raise
         return [results[i] for i in range(len(todo))]
     finally:
         if started:
@@ -436,10 +459,6 @@ def mean_difference(a: list[float], b: list[float]) -> Difference:
 def _difference(d: float, low: float, high: float) -> Difference:
     low, high = _r(low), _r(high)
     return Difference(estimate=_r(d), low=low, high=high, significant=low > 0 or high < 0)
-
-
-class Stuck(RuntimeError):
-    """A simulated game could not go on; the message names its seed."""
 
 
 def summarise(rules: Rules, players: int, results: list[GameResult], keep_games: bool = False
