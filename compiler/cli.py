@@ -13,7 +13,9 @@
     rulebook play RULESET --players N --seed S
     rulebook bench RULESET [--compare FILE | --record FILE]  speed; against a baseline
     rulebook bench --all [--json]           every ruleset's speed in one table
-    rulebook schema                         the JSON Schema of position files
+    rulebook simulate RULESET [--against BASE] --games N   balance: wins, scores, length
+    rulebook schema [simulation]            the JSON Schema of position files (or of a
+                                            simulation's summary.json)
 
 POSITION is a position file (JSON) or a game record: the position after the
 record. Which one is told by the content (a position starts with `{`), not
@@ -36,6 +38,7 @@ import json
 import os
 import sys
 import time
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -427,9 +430,22 @@ def compile_(ruleset: str,
                   f"{len(rs.rulings)} rulings")
 
 
+class SchemaName(str, Enum):
+    """The file formats with a published JSON Schema."""
+
+    position = "position"
+    simulation = "simulation"
+
+
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of position files."""
+def schema(of: Annotated[SchemaName, typer.Argument(
+        help="position (a position file) or simulation (`rulebook simulate --out`'s "
+             "summary.json).")] = SchemaName.position) -> None:
+    """Print the JSON Schema of position files (or of a simulation's summary.json)."""
+    if of is SchemaName.simulation:
+        from compiler.engine.simulate import summary_schema
+        print(json.dumps(summary_schema(), indent=2))
+        return
     from compiler.engine.formats import position_schema
     print(json.dumps(position_schema(), indent=2))
 
@@ -899,6 +915,190 @@ def bench(ruleset: Annotated[Optional[str], typer.Argument(
     if verdict.slower:
         _fail(f"{name} is more than {MARGIN:.0%} slower than the baseline: "
               f"{verdict.lines[0]}", FAILED)
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.1f} %"
+
+
+def _rate(i: Any) -> str:
+    return f"{_pct(i.estimate)} ({i.low * 100:.1f}–{i.high * 100:.1f})"
+
+
+def _spread_text(s: Any) -> str:
+    """Mean ± sd, then min, quartiles and max."""
+    five = " ".join(f"{x:.1f}".removesuffix(".0") for x in (s.min, s.q1, s.median, s.q3, s.max))
+    return f"{s.mean:.1f} ± {s.sd:.1f} [{five}]"
+
+
+def _diff(d: Any, points: bool = False) -> str:
+    """A difference with its interval; points: a difference of rates, in percentage points."""
+    k, unit = (100, " pts") if points else (1, "")
+
+    def signed(x: float) -> str:
+        return f"{x * k:+.1f}".replace("-0.0", "+0.0")  # a rounded zero has no sign
+    return (f"{signed(d.estimate)}{unit} ({signed(d.low)} to {signed(d.high)})"
+            + (" *" if d.significant else ""))
+
+
+def simulate_table(summary: Any) -> Table:
+    """`rulebook simulate`: one row per figure, a column per ruleset, and with a base the
+    difference (variant − base) with its 95 % interval, starred when it excludes 0."""
+    v, b, d = summary.variant, summary.base, summary.differences
+    last = summary.seed + summary.games - 1
+    title = (f"Simulation: {v.ruleset}" + (f" against {b.ruleset}" if b else "")
+             + f", {summary.games} {summary.policy} {summary.players}-player game"
+             + "s" * (summary.games != 1) + (" each" if b else "")
+             + f" (seeds {summary.seed}–{last})")
+    table = Table(title=title, min_width=min(len(title), 150))  # the title on one line
+    table.add_column("figure", no_wrap=True)
+    table.add_column(v.ruleset, no_wrap=True)
+    if b is not None:
+        table.add_column(b.ruleset, no_wrap=True)
+        table.add_column("difference (95 % interval)", no_wrap=True)
+
+    def row(label: str, mine: str, theirs: str = "", change: str = "",
+            end: bool = False) -> None:
+        cells = [label, mine] + ([theirs, change] if b is not None else [])
+        table.add_row(*cells, end_section=end)
+
+    for i, seat in enumerate(v.seats):
+        row(f"seat {seat.seat} ({seat.id}) wins", _rate(seat.win_rate),
+            _rate(b.seats[i].win_rate) if b else "",
+            _diff(d.seats[i].win_rate, points=True) if d else "", end=i == len(v.seats) - 1)
+    for i, seat in enumerate(v.seats):
+        row(f"seat {seat.seat} ({seat.id}) score", _spread_text(seat.score),
+            _spread_text(b.seats[i].score) if b else "", _diff(d.seats[i].score) if d else "")
+    row("winner's margin", _spread_text(v.margin), _spread_text(b.margin) if b else "",
+        _diff(d.margin) if d else "", end=True)
+    row("decisions per game", _spread_text(v.decisions), _spread_text(b.decisions) if b else "",
+        _diff(d.decisions) if d else "")
+    row("turns per game", _spread_text(v.turns), _spread_text(b.turns) if b else "",
+        _diff(d.turns) if d else "", end=True)
+    mine = {a.action: a for a in v.actions}
+    theirs = {a.action: a for a in b.actions} if b else {}
+    for name in sorted(set(mine) | set(theirs)):
+        def per_game(a: Any) -> str:
+            return f"{a.per_game.mean:.1f}" if a is not None else "0"
+        row(f"`{name}` per game", per_game(mine.get(name)),
+            per_game(theirs.get(name)) if b else "",
+            _diff(d.actions[name]) if d else "")
+    return table
+
+
+def _simulate_notes(summary: Any) -> list[str]:
+    """What the table's figures mean, said once under it."""
+    notes = ["Wins: a tie is a shared win (each of k winners counts 1/k); 95 % Wilson "
+             "intervals in brackets. Scores, margin and length: mean ± sd "
+             "[min q1 median q3 max]."]
+    if summary.base is not None:
+        notes.append("Difference: ruleset − base; win rates in percentage points (Newcombe "
+                     "interval), means with a normal interval; * = the interval excludes 0.")
+    for side in filter(None, (summary.variant, summary.base)):
+        if side.shared_wins or side.no_winner:
+            notes.append(f"{side.ruleset}: {side.shared_wins} game(s) won by several seats, "
+                         f"{side.no_winner} won by nobody.")
+    return notes
+
+
+@app.command(help=(
+    "Play many seeded games of a ruleset (game i plays seed S+i) and report who wins, by "
+    "how much, how long a game lasts and what players do; with --against, the same seeds "
+    "of a base ruleset and the differences, each with its 95 % interval. Results are the "
+    "same whatever plays the games: one core, all of them, or a Ray cluster."))
+def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant) to play.")],
+             against: Annotated[Optional[str], typer.Option(
+                 metavar="BASE", help="A ruleset to compare with, on the same seeds.")] = None,
+             games: Annotated[int, typer.Option(min=1, help="Games per ruleset.")] = 100,
+             players: Annotated[Optional[int], typer.Option(
+                 help="Players per game (default: 4, or the nearest count the ruleset "
+                      "allows).")] = None,
+             seed: Annotated[int, typer.Option(help="The first game's seed.")] = 1,
+             policy: Annotated[str, typer.Option(
+                 help="How every seat chooses: random (uniform over the legal moves it can "
+                      "see) or greedy (the move leaving it furthest ahead of the best "
+                      "opponent right after it; ties broken by the seed).")] = "random",
+             workers: Annotated[Optional[int], typer.Option(
+                 min=1, help="Processes playing games (default: every core); with --ray "
+                             "local, the local cluster's CPUs.")] = None,
+             out_dir: Annotated[Optional[Path], typer.Option(
+                 "--out", metavar="DIR",
+                 help="Write summary.json (schema: summary.schema.json, or `rulebook schema "
+                      "simulation`) and PNG plots here.")] = None,
+             ray_address: Annotated[Optional[str], typer.Option(
+                 "--ray", metavar="ADDRESS",
+                 help="Play on a Ray cluster: `auto`, an address, or `local` (one started "
+                      "here). Needs Ray: `pip install ray`, or `pip install -e "
+                      "'.\\[simulate]'` in this checkout.")] = None,
+             as_json: Annotated[bool, typer.Option(
+                 "--json", help="Print the summary as JSON.")] = False) -> None:
+    """`rulebook simulate`: a table of figures (or JSON), optionally files and plots."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from compiler.engine import simulate as sim
+    if policy not in sim.POLICIES:
+        raise typer.BadParameter(f"no policy `{policy}`; the policies are "
+                                 f"{', '.join(sorted(sim.POLICIES))}", param_hint="--policy")
+    rules = _rules(ruleset)
+    base = _rules(against) if against is not None else None
+    players = _players(rules, players)
+    if base is not None:
+        brs = base.ruleset
+        if not brs.players_min <= players <= brs.players_max:
+            raise typer.BadParameter(f"{rules.ruleset.id} is played by {players}, but "
+                                     f"{brs.title or brs.id} is for {brs.players_min} to "
+                                     f"{brs.players_max} players", param_hint="--players")
+    for name, r in ((ruleset, rules), (against, base)):
+        if r is not None:
+            problem = r.table(players).game.seating_problem(players)
+            if problem:
+                raise typer.BadParameter(f"{name}: {problem}", param_hint="--players")
+            sim.keep(name, r)  # compiled once here; forked workers inherit it
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise typer.BadParameter(f"{out_dir} is a file; give a folder for the summary and "
+                                 f"plots", param_hint="--out")
+    cores = workers or os.cpu_count() or 1
+    total = games * (2 if base is not None else 1)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                        transient=True)
+    where = f"on Ray ({ray_address})" if ray_address else \
+        f"on {cores} core{'s' * (cores != 1)}"
+    bar = progress.add_task(f"{total} games {where}", total=total)
+
+    def run(todo: list[Any]) -> list[Any]:
+        with progress:
+            def done() -> None:
+                progress.advance(bar)
+            if ray_address is not None:
+                return sim.run_ray(todo, ray_address, done, num_cpus=workers)
+            return sim.run_local(todo, cores, done)
+
+    try:
+        summary = sim.simulate(ruleset, against, players, games, seed, policy, run,
+                               keep_games=out_dir is not None)
+    except sim.RayUnavailable as e:
+        _fail(str(e))
+    except sim.Stuck as e:
+        _fail(f"a simulated game got stuck: {e}")
+    if out_dir is not None:
+        try:
+            written = sim.write(summary, out_dir)
+        except OSError as e:
+            _fail(_os_problem(out_dir, e))
+    if as_json:
+        print(summary.model_dump_json(indent=2, exclude={"variant": {"games_played"},
+                                                         "base": {"games_played"}}))
+    else:
+        # Never wrapped or cut: wider than a narrow terminal if need be.
+        wide = out if out.width >= 150 else Console(highlight=False, width=150)
+        wide.print(simulate_table(summary))
+        for note in _simulate_notes(summary):
+            out.print(note, markup=False)
+    if out_dir is not None:
+        (err if as_json else out).print(f"Wrote {', '.join(str(p) for p in written)}.",
+                                        markup=False)
 
 
 def _machine(doing: str = "recording") -> str:
