@@ -145,7 +145,7 @@ class Areas(_Everything):
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         game = cx.game
-        return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
+        return lambda env: game.all_areas(env.state)
 
     def english(self, en: English, node: n.Name) -> str:
         return "the areas"
@@ -223,13 +223,19 @@ class _Adjacent(Builtin):
         from compiler.engine.evaluate import cell_key
         f = cx(node.args[0])
         near = self.cells(cx.game.lattice)
+        # The lattice never changes: each cell's neighbours are put in reading order once,
+        # and a board only keeps those it has laid (in the same order).
+        ordered: dict[Any, tuple[Any, ...]] = {}
 
         def adjacent(env: Env) -> tuple[Any, ...]:
             cell = f(env)
             if cell is None:
                 return ()
+            around = ordered.get(cell)
+            if around is None:
+                around = ordered[cell] = tuple(sorted(near(cell), key=cell_key))
             board = env.state.board
-            return tuple(sorted((c for c in near(cell) if c in board), key=cell_key))
+            return tuple(c for c in around if c in board)
         return adjacent
 
     def english(self, en: English, node: n.Call) -> str:
