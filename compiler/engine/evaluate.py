@@ -315,6 +315,10 @@ class ExprCompiler:
                          within_type: str | None, owner: Fn | None) -> Fn:
         game = self.game
         if category == "piece" or (category == "" and kind is None):
+            # The piece kinds that count as `kind` (itself, and those that `count as` it),
+            # found at the first use: a set lookup per piece, not a call.
+            counts_as: dict[str, frozenset[str]] = {}
+
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
                 if within_type == "tile" and env.memo is not None:
@@ -326,7 +330,14 @@ class ExprCompiler:
                     return tuple(p.id for p in here
                                  if (kind is None or game.is_a(p.kind, kind))
                                  and (owner is None or p.owner == o))
-                ps = [p for p in st.pieces.values() if kind is None or game.is_a(p.kind, kind)]
+                if kind is None:
+                    ps = list(st.pieces.values())
+                else:
+                    counted = counts_as.get(kind)
+                    if counted is None:
+                        counted = counts_as[kind] = frozenset(
+                            [kind, *(k for k in game.kinds if game.is_a(k, kind))])
+                    ps = [p for p in st.pieces.values() if p.kind in counted]
                 if owner is not None:
                     o = owner(env)
                     ps = [p for p in ps if p.owner == o]
@@ -515,6 +526,11 @@ class ExprCompiler:
             return {k: tuple(v) for k, v in found.items()}
 
         def of_kind(env: Env) -> tuple[Any, ...]:
+            if env.memo is None:  # nothing keeps an index: only this kind's are looked for
+                board = env.state.board
+                return tuple((cell, name) for cell in board_in_order(env)
+                             for name, info in faces[board[cell][:2]].sites.items()
+                             if info.kind == kind)
             return kept(env, _SITES_BY_KIND, index).get(kind, ())  # type: ignore[no-any-return]
         return of_kind
 
@@ -608,7 +624,21 @@ class ExprCompiler:
         return lambda env: f(env) is None
 
     def c_is_in(self, node: n.IsIn) -> Fn:
-        v, c = self(node.value), self(node.collection)
+        v = self(node.value)
+        coll = node.collection
+        if isinstance(coll, n.Collection) and coll.owner is None and coll.within is not None \
+                and coll.within.type == "area" and isinstance(coll.source, n.Name) \
+                and coll.source.ref == "builtin" and coll.source.id == "tiles":
+            # `x is in (tiles in a)`: asked of the area's own set of cells, not of a sorted
+            # copy made for each question (the same cells, so the same answer).
+            area = self(coll.within)
+            neg = node.negated
+
+            def in_area(env: Env) -> bool:
+                x = v(env)
+                return (x in env.state.areas.cells.get(area(env), ())) != neg
+            return in_area
+        c = self(coll)
         if node.negated:
             return lambda env: v(env) not in c(env)
         return lambda env: v(env) in c(env)
