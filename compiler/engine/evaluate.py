@@ -238,6 +238,43 @@ def disjunction(items: list[Fn]) -> Fn:
 
 
 _SITES_BY_KIND = ("sites by kind",)
+_UNKEYED = object()
+
+
+def phantom_in(env: Env, values: Any) -> bool:
+    """Whether `values` hold the piece a prohibition imagines arriving (`forbidden` puts it
+    aside as piece -1 while it asks): a different piece for each candidate, never a key."""
+    return bool(env.state.gone) and -1 in env.state.gone and -1 in values
+
+
+def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], Any]) -> Any:
+    """`compute()`, worked out once per memo for `key`, while moves are listed or checked.
+
+    The conditions found true while it was worked out (what a check cites, `Env.cites`) are
+    kept with the value and cited again, in the same order, wherever it is used: a value
+    worked out while moves were listed (nobody citing) serves the check of the move chosen,
+    which cites what it would have found. A key that cannot be one is worked out each time."""
+    try:
+        found = memo.get(key, _UNKEYED)
+    except TypeError:  # an argument that cannot be a key: no shortcut
+        return compute()
+    outer = env.cites
+    if found is _UNKEYED:
+        env.cites = inner = {}
+        try:
+            value = compute()
+        finally:
+            env.cites = outer
+            if outer is not None:
+                for r in inner:
+                    outer[r] = None
+        memo[key] = (value, tuple(inner))
+        return value
+    value, cited = found
+    if outer is not None:
+        for r in cited:
+            outer[r] = None
+    return value
 
 
 def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | None:
@@ -820,18 +857,13 @@ class ExprCompiler:
             body, params = game.defines[name]
             values = [a(env) for a in args]
             memo = env.memo
-            if memo is not None and env.cites is None and env.trace is None:
-                # Listing moves: the state stands still and nobody asks which rules a
-                # value came from, so a definition is worked out once for its arguments
-                # (its body sees only them, the player and the state).
-                key = (name, env.me, tuple(values))
-                try:
-                    return memo[key]
-                except KeyError:
-                    value = memo[key] = call_scoped(env, body, params, values)
-                    return value
-                except TypeError:  # an argument that cannot be a key: no shortcut
-                    pass
+            if memo is not None and env.trace is None and not phantom_in(env, values):
+                # Listing or checking moves: the state stands still and no consequence
+                # asks which rules a value came from, so a definition is worked out once
+                # for its arguments (its body sees only them, the player and the state),
+                # with the conditions it found true, cited again at each use.
+                return cited_once(env, memo, (name, env.me, tuple(values)),
+                                  lambda: call_scoped(env, body, params, values))
             value = call_scoped(env, body, params, values)
             if env.trace is not None and value and rule and rule not in env.trace:
                 env.trace.append(rule)

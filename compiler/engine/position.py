@@ -140,6 +140,8 @@ class Position:
     def __init__(self, rules: Rules, state: State) -> None:
         self.rules = rules
         self.state = state
+        if state.memo is None:  # a position's state stands still: what is read of it is kept
+            state.memo = {}
 
     @property
     def game(self) -> Game:
