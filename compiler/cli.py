@@ -739,7 +739,7 @@ def bench_table(summaries: list[Any], games: int) -> Table:
                         f"each, CPU time")
     table.add_column("ruleset", no_wrap=True, min_width=30)
     for header in ("players", "games/s", "decisions/s", "late decision ms\nmedian / p95",
-                   "late ÷ early", "many ÷ few pieces\n(how many)", "adjudication\np95 ms",
+                   "late ÷ early", "many ÷ few\npieces", "adjudication\np95 ms",
                    "compile ms"):
         table.add_column(header, justify="right", no_wrap=True)
 
@@ -782,7 +782,7 @@ def _bench_all(games: int | None, players: int | None, as_json: bool) -> None:
               .model_dump_json(indent=2))
     else:
         # One row per ruleset, never wrapped or cut: wider than a narrow terminal if need be.
-        wide = out if out.width >= 132 else Console(highlight=False, width=132)
+        wide = out if out.width >= 150 else Console(highlight=False, width=150)
         wide.print(bench_table(summaries, count))
         out.print(f"Measured on {_machine('measuring')}.", markup=False)
 
