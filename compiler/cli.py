@@ -755,7 +755,8 @@ def bench_table(summaries: list[Any], games: int) -> Table:
                         f"each, CPU time")
     table.add_column("ruleset", no_wrap=True, min_width=30)
     for header in ("players", "games/s", "decisions/s", "late decision ms\nmedian / p95",
-                   "late ÷ early", "adjudication\np95 ms", "compile ms"):
+                   "late ÷ early", "many ÷ few\npieces", "adjudication\np95 ms",
+                   "compile ms"):
         table.add_column(header, justify="right", no_wrap=True)
 
     def num(x: float | None, fmt: str) -> str:
@@ -765,9 +766,16 @@ def bench_table(summaries: list[Any], games: int) -> Table:
         table.add_row(s.ruleset, str(s.players), num(s.games_per_second, ".1f"),
                       num(s.decisions_per_second, ".0f"),
                       f"{num(s.late.median_ms, '.2f')} / {num(s.late.p95_ms, '.2f')}",
-                      num(s.late_over_early, ".2f"), num(s.adjudication.p95_ms, ".2f"),
+                      num(s.late_over_early, ".2f"), _pieces_cell(s.pieces),
+                      num(s.adjudication.p95_ms, ".2f"),
                       num(s.compile_ms, ".0f"))
     return table
+
+
+def _pieces_cell(p: Any) -> str:
+    """The many-pieces ratio in one cell: "1.42 (12/1)" (at least 12 pieces against 1), or "—"
+    where no player's pieces multiply."""
+    return "—" if p is None else f"{p.many_over_few:.2f} ({p.many_pieces}/{p.few_pieces})"
 
 
 def _bench_all(games: int | None, players: int | None, as_json: bool) -> None:
@@ -790,7 +798,7 @@ def _bench_all(games: int | None, players: int | None, as_json: bool) -> None:
               .model_dump_json(indent=2))
     else:
         # One row per ruleset, never wrapped or cut: wider than a narrow terminal if need be.
-        wide = out if out.width >= 132 else Console(highlight=False, width=132)
+        wide = out if out.width >= 150 else Console(highlight=False, width=150)
         wide.print(bench_table(summaries, count))
         out.print(f"Measured on {_machine('measuring')}.", markup=False)
 

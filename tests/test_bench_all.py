@@ -27,10 +27,25 @@ def test_bench_all_measures_every_ruleset_and_tables_them() -> None:
         assert s.early.samples and s.late.samples, f"{s.ruleset}: no early or late decisions"
         assert s.boards == 1 and s.adjudication.samples, f"{s.ruleset}: no full board judged"
         assert s.compile_ms > 0
+        if s.pieces is not None:  # the deciding player's pieces: many against few
+            p = s.pieces
+            assert 1 <= p.few_pieces < p.many_pieces <= 12, s.ruleset
+            assert p.few.samples and p.many.samples, s.ruleset
+            assert p.many_over_few == round(p.many.median_ms / p.few.median_ms, 2), s.ruleset
+    by_name = {s.ruleset: s for s in measured.rulesets}
+    # Pieces that multiply over a game (emissaries, ships) are measured; a card game's are not.
+    assert by_name["trian_conquest"].pieces is not None
+    assert by_name["among_the_stars"].pieces is None
     # the table `--all` prints, from the same figures: one row per ruleset
     table = bench_table(measured.rulesets, measured.games_each)
     assert table.row_count == len(measured.rulesets)
     assert list(table.columns[0].cells) == [s.ruleset for s in measured.rulesets]
+    pieces = next(c for c in table.columns if str(c.header) == "many ÷ few\npieces")
+    cells = dict(zip(table.columns[0].cells, pieces.cells))
+    assert cells["among_the_stars"] == "—"
+    conquest = by_name["trian_conquest"].pieces
+    assert cells["trian_conquest"] == (f"{conquest.many_over_few:.2f} "
+                                       f"({conquest.many_pieces}/{conquest.few_pieces})")
 
 
 def test_bench_json_for_one_ruleset_says_its_spread() -> None:
@@ -42,6 +57,13 @@ def test_bench_json_for_one_ruleset_says_its_spread() -> None:
     assert s.late.p95_ms is not None and s.late.median_ms is not None
     assert s.late.p95_ms >= s.late.median_ms
     assert s.late_over_early == round(s.late.median_ms / s.early.median_ms, 2)
+    assert s.pieces is not None and s.pieces.few_pieces == 1  # emissaries multiply
+
+
+def test_bench_table_says_how_decisions_grow_with_pieces() -> None:
+    result = runner.invoke(app, ["bench", "trian_deluxe", "--games", "1"])
+    assert result.exit_code == 0, result.output
+    assert "many pieces ÷ few" in result.stdout and "1 piece: median" in result.stdout
 
 
 def test_bench_refuses_a_ruleset_with_all_and_neither() -> None:

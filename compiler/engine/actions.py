@@ -303,11 +303,19 @@ def _article(word: str) -> str:
 # -------------------------------------------------------------- enumeration
 
 
+def state_memo(st: State) -> dict[Any, Any]:
+    """The memo for listing or checking moves in `st`: nothing changes the state meanwhile.
+    A position's state keeps one for its whole life (`State.memo`), so listing its moves,
+    asking whether anyone has a decision and checking the move chosen share what each
+    worked out; a state still being changed gets a memo of its own for this one use."""
+    return st.memo if st.memo is not None else {}
+
+
 def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
     env = Env(game, st)
-    env.memo = {}  # nothing changes the state while moves are listed or checked
+    env.memo = state_memo(st)
     env.action = action.id
     try:
         for r in action.ready[0]:
@@ -392,7 +400,7 @@ def check(game: Game, st: State, action: CompiledAction, values: dict[str, Any],
     `cites`, if given, collects the rules of the conditions the check found true.
     """
     env = Env(game, st)
-    env.memo = {}  # nothing changes the state while moves are listed or checked
+    env.memo = state_memo(st)
     env.action = action.id
     env.cites = cites
     env.vars = {}

@@ -3,6 +3,9 @@
 Measured on random legal games (seeded, so runs compare, and played the way
 `random_play` plays them, chance included): games per second,
 the time per decision early and late in a game (late boards are bigger),
+the time per decision when the deciding player has many pieces on the board
+against when they have one (pieces that multiply over a game should not make
+each decision dearer),
 the time to adjudicate moves on several full boards (one per game, up to
 `BOARDS`), and the time to compile the ruleset from its files. Every time is
 CPU time of this process (`time.process_time`), not wall time: another program
@@ -22,16 +25,17 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.engine import zones
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.random_play import RandomPlayStopped
-from compiler.engine.state import STACKS
+from compiler.engine.state import STACKS, State
 from compiler.load import load_ruleset
 
+MANY_PIECES = 12  # "many pieces": a player with at least this many on the board (see `_scaling`)
 MARGIN = 0.07   # how much slower than the baseline a run may be before `compare` fails
 COMPARED = "decisions per second"
 
@@ -53,6 +57,8 @@ class Measurement:
     by_decisions: bool = False
     boards: int = 1      # how many full boards the adjudication timings come from
     ruleset: str = ""
+    # Every decision's time, with how many pieces the deciding player had on the board.
+    by_pieces: list[tuple[int, float]] = field(default_factory=list)
 
     def summary(self) -> Summary:
         """The figures as numbers: what `--json` prints and `--all` makes a row of."""
@@ -67,6 +73,7 @@ class Measurement:
                        stages="decisions" if self.by_decisions else "tiles",
                        early=early, late=late, late_over_early=ratio,
                        adjudication=_spread(self.judged), boards=self.boards if self.judged else 0,
+                       pieces=_scaling(self.by_pieces),
                        compile_ms=round(self.compile_time * 1000, 1))
 
     def report(self) -> dict[str, str]:
@@ -89,6 +96,7 @@ class Measurement:
             f"time per decision, late (last quarter of {quarter})": ms(s.late),
             "late ÷ early (medians)": "n/a" if s.late_over_early is None
             else f"{s.late_over_early:.2f}",
+            "many pieces ÷ few (medians)": pieces_said(s.pieces),
             f"adjudication on {s.boards} {board}": ms(s.adjudication),
             "compile time (parse, check, build tables)": f"{s.compile_ms:.0f} ms",
         }
@@ -104,6 +112,8 @@ class Measurement:
                        early_decision_ms=median_ms(self.early),
                        late_decision_ms=median_ms(self.late),
                        adjudication_ms=median_ms(self.judged),
+                       many_pieces_over_few=(scaling.many_over_few
+                                             if (scaling := _scaling(self.by_pieces)) else None),
                        compile_ms=round(self.compile_time * 1000, 1))
 
 
@@ -119,6 +129,8 @@ class Figures(BaseModel):
     early_decision_ms: float | None = Field(None, alias="median ms per decision, early")
     late_decision_ms: float | None = Field(None, alias="median ms per decision, late")
     adjudication_ms: float | None = Field(None, alias="median ms per adjudication, full board")
+    many_pieces_over_few: float | None = Field(
+        None, alias="median decision with many pieces ÷ with few")
     compile_ms: float = Field(ge=0, alias="compile ms")
     every_run: list[float] = Field([], alias="decisions per second, every run")
 
@@ -198,6 +210,48 @@ class Spread(BaseModel):
     samples: int = Field(0, ge=0)
 
 
+class PieceScaling(BaseModel):
+    """How the time per decision grows with the deciding player's pieces on the board: the
+    decisions taken with the fewest pieces seen (one, where a player ever had just one) against
+    those taken with many (`MANY_PIECES` or more, or the most seen if nobody got that far)."""
+
+    model_config = ConfigDict(extra="forbid")
+    few_pieces: int = Field(ge=1, description="the fewest pieces a deciding player had (≥ 1)")
+    many_pieces: int = Field(ge=2, description="at least this many pieces: the 'many' decisions")
+    few: Spread
+    many: Spread
+    many_over_few: float = Field(description="median with many pieces ÷ median with few")
+
+
+def _scaling(samples: list[tuple[int, float]]) -> PieceScaling | None:
+    """`PieceScaling` from (pieces of the deciding player, seconds) per decision; None when no
+    player ever had more than one piece count to compare (no pieces, or they never multiply)."""
+    counts = {c for c, _ in samples if c >= 1}
+    if not counts:
+        return None
+    few, most = min(counts), max(counts)
+    many = min(MANY_PIECES, most)
+    if many <= few:
+        return None
+    low = _spread([t for c, t in samples if c == few])
+    high = _spread([t for c, t in samples if c >= many])
+    if not low.median_ms:
+        return None
+    return PieceScaling(few_pieces=few, many_pieces=many, few=low, many=high,
+                        many_over_few=round((high.median_ms or 0) / low.median_ms, 2))
+
+
+def pieces_said(p: PieceScaling | None) -> str:
+    """The many-pieces figure in a line of the table ("—" without pieces that multiply)."""
+    if p is None:
+        return "— (no player's pieces on the board multiply)"
+    def said(n: int) -> str:
+        return f"{n} piece{'s' * (n != 1)}"
+    return (f"{p.many_over_few:.2f} ({said(p.many_pieces)} or more: median {p.many.median_ms:.2f} "
+            f"ms, {p.many.samples} decisions; {said(p.few_pieces)}: median "
+            f"{p.few.median_ms:.2f} ms, {p.few.samples} decisions)")
+
+
 class Summary(BaseModel):
     """One ruleset's bench run as `rulebook bench --json` gives it, and one row of `--all`.
 
@@ -222,6 +276,9 @@ class Summary(BaseModel):
     adjudication: Spread = Field(description="judging moves written as text, legal and not, "
                                              "on full (or late) boards")
     boards: int = Field(ge=0, description="how many full boards the adjudication ran on")
+    pieces: PieceScaling | None = Field(
+        None, description="time per decision with many pieces of the deciding player on the "
+                          "board against with few; null where no player's pieces multiply")
     compile_ms: float = Field(ge=0)
 
 
@@ -276,6 +333,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
 
     early: list[float] = []
     late: list[float] = []
+    by_pieces: list[tuple[int, float]] = []
     boards: list[Position] = []
     t0 = time.process_time()
     decisions = 0
@@ -289,6 +347,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
         timeline: list[tuple[float, Position]] = []
         full_board: Position | None = None
         while not pos.finished:
+            held = _held(pos.state)
             t = time.process_time()
             moves = pos.legal_moves()
             if not moves:
@@ -302,6 +361,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
                                         f"{pos.state.turn.number}: {why}") from None
             spent = time.process_time() - t
             decisions += 1
+            by_pieces.append((held, spent))
             if not total:
                 timeline.append((spent, pos))
                 continue
@@ -321,4 +381,11 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
     elapsed = time.process_time() - t0
     judged = _judge(boards)
     return Measurement(games, players, decisions, elapsed, early, late, judged, compile_time,
-                       by_decisions=not total, boards=min(len(boards), BOARDS), ruleset=ruleset.id)
+                       by_decisions=not total, boards=min(len(boards), BOARDS), ruleset=ruleset.id,
+                       by_pieces=by_pieces)
+
+
+def _held(st: State) -> int:
+    """How many pieces the player deciding now has on the board."""
+    who = st.turn.actor
+    return sum(1 for p in st.pieces.values() if p.owner == who)

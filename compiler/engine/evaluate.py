@@ -201,6 +201,104 @@ def pieces_at(env: Env, cell: Any) -> list[Any]:
     return kept(env, _PIECES_BY_CELL, _pieces_by_cell).get(cell, [])  # type: ignore[no-any-return]
 
 
+def conjunction(items: list[Fn]) -> Fn:
+    """`a and b and …`, stopping at the first false one. Two or three terms (the usual
+    filter condition) are tested directly: a filter runs its condition for every tile or
+    site, and a generator per test would cost more than the test."""
+    if len(items) == 2:
+        a, b = items
+        return lambda env: bool(a(env) and b(env))
+    if len(items) == 3:
+        a, b, c = items
+        return lambda env: bool(a(env) and b(env) and c(env))
+
+    def every(env: Env) -> bool:
+        for f in items:
+            if not f(env):
+                return False
+        return True
+    return every
+
+
+def disjunction(items: list[Fn]) -> Fn:
+    """`a or b or …`, stopping at the first true one (see `conjunction`)."""
+    if len(items) == 2:
+        a, b = items
+        return lambda env: bool(a(env) or b(env))
+    if len(items) == 3:
+        a, b, c = items
+        return lambda env: bool(a(env) or b(env) or c(env))
+
+    def some(env: Env) -> bool:
+        for f in items:
+            if f(env):
+                return True
+        return False
+    return some
+
+
+_SITES_BY_KIND = ("sites by kind",)
+_UNKEYED = object()
+
+
+def phantom_in(env: Env, values: Any) -> bool:
+    """Whether `values` hold the piece a prohibition imagines arriving (`forbidden` puts it
+    aside as piece -1 while it asks): a different piece for each candidate, never a key."""
+    return bool(env.state.gone) and -1 in env.state.gone and -1 in values
+
+
+def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], Any]) -> Any:
+    """`compute()`, worked out once per memo for `key`, while moves are listed or checked.
+
+    The conditions found true while it was worked out (what a check cites, `Env.cites`) are
+    kept with the value and cited again, in the same order, wherever it is used: a value
+    worked out while moves were listed (nobody citing) serves the check of the move chosen,
+    which cites what it would have found. A key that cannot be one is worked out each time."""
+    try:
+        found = memo.get(key, _UNKEYED)
+    except TypeError:  # an argument that cannot be a key: no shortcut
+        return compute()
+    outer = env.cites
+    if found is _UNKEYED:
+        env.cites = inner = {}
+        try:
+            value = compute()
+        finally:
+            env.cites = outer
+            if outer is not None:
+                for r in inner:
+                    outer[r] = None
+        memo[key] = (value, tuple(inner))
+        return value
+    value, cited = found
+    if outer is not None:
+        for r in cited:
+            outer[r] = None
+    return value
+
+
+def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | None:
+    """(K, the rest of the condition or None) if `node` is `sites where it is K and …`: every
+    site of the board, filtered first by its kind. Testing the kind is pure (no rule is cited
+    for it), so keeping only K's sites from an index, then testing the rest, is the same."""
+    coll = node.collection
+    if not (isinstance(coll, n.Collection) and coll.within is None and coll.owner is None
+            and isinstance(coll.source, n.Name) and coll.source.ref == "builtin"
+            and coll.source.id == "sites"):
+        return None
+    cond = node.cond
+    items = list(cond.items) if isinstance(cond, n.Logic) and cond.op == "and" else [cond]
+    first = items[0]
+    if not (isinstance(first, n.IsKind) and not first.negated and first.value.type == "site"
+            and isinstance(first.value, n.Name) and first.value.ref == "var"
+            and first.value.id in ("it", alias)):
+        return None
+    rest = items[1:]
+    if not rest:
+        return first.kind, None
+    return first.kind, rest[0] if len(rest) == 1 else n.Logic(op="and", items=rest)
+
+
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -254,16 +352,29 @@ class ExprCompiler:
                          within_type: str | None, owner: Fn | None) -> Fn:
         game = self.game
         if category == "piece" or (category == "" and kind is None):
+            # The piece kinds that count as `kind` (itself, and those that `count as` it),
+            # found at the first use: a set lookup per piece, not a call.
+            counts_as: dict[str, frozenset[str]] = {}
+
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
                 if within_type == "tile" and env.memo is not None:
                     # The pieces on one tile (the index, in the same order), then the rest.
                     o = owner(env) if owner is not None else None
-                    w = within(env)  # type: ignore[misc]
-                    return tuple(p.id for p in pieces_at(env, w)
+                    here = pieces_at(env, within(env))  # type: ignore[misc]
+                    if not here:
+                        return ()
+                    return tuple(p.id for p in here
                                  if (kind is None or game.is_a(p.kind, kind))
                                  and (owner is None or p.owner == o))
-                ps = [p for p in st.pieces.values() if kind is None or game.is_a(p.kind, kind)]
+                if kind is None:
+                    ps = list(st.pieces.values())
+                else:
+                    counted = counts_as.get(kind)
+                    if counted is None:
+                        counted = counts_as[kind] = frozenset(
+                            [kind, *(k for k in game.kinds if game.is_a(k, kind))])
+                    ps = [p for p in st.pieces.values() if p.kind in counted]
                 if owner is not None:
                     o = owner(env)
                     ps = [p for p in ps if p.owner == o]
@@ -322,7 +433,10 @@ class ExprCompiler:
                     roots = {st.areas.area_of(cell, s.index)
                              for s in game.catalogue.faces[(card, face)].segments}
                 else:
-                    roots = st.areas.roots()
+                    every = game.all_areas(st)
+                    if kind is None:
+                        return every
+                    return tuple(r for r in every if st.areas.kind(r) == kind)
                 roots = [r for r in roots if kind is None or st.areas.kind(r) == kind]
                 return tuple(game.sorted_areas(st, roots))
             return areas
@@ -411,6 +525,14 @@ class ExprCompiler:
         """`… where COND` over the collection `coll` computes (which may be another reading of
         `node.collection`: a choice among a zone's cards, see zone_play.choice_domain)."""
         alias = _alias(node.collection)
+        by_kind = _site_kind_first(node, alias)
+        if by_kind is not None:
+            # `sites where it is K and …`: only K's sites are looked at, from an index.
+            kind, rest = by_kind
+            coll = self._sites_of_kind(kind)
+            if rest is None:
+                return coll
+            node = node.model_copy(update={"cond": rest})
         hoisted = hoisted_and(self, node.cond, alias)
         if hoisted is None:
             cond = self(node.cond)
@@ -427,10 +549,34 @@ class ExprCompiler:
             return filtered_hoisted
         return self._filter_loop(coll, cond, alias)
 
+    def _sites_of_kind(self, kind: str) -> Fn:
+        """The board's sites of one kind, in the order of `sites` (indexed once per memo)."""
+        faces = self.game.catalogue.faces
+
+        def index(env: Env) -> dict[str, tuple[Any, ...]]:
+            board = env.state.board
+            found: dict[str, list[Any]] = {}
+            for cell in board_in_order(env):
+                card, face, _ = board[cell]
+                for name, info in faces[(card, face)].sites.items():
+                    found.setdefault(info.kind, []).append((cell, name))
+            return {k: tuple(v) for k, v in found.items()}
+
+        def of_kind(env: Env) -> tuple[Any, ...]:
+            if env.memo is None:  # nothing keeps an index: only this kind's are looked for
+                board = env.state.board
+                return tuple((cell, name) for cell in board_in_order(env)
+                             for name, info in faces[board[cell][:2]].sites.items()
+                             if info.kind == kind)
+            return kept(env, _SITES_BY_KIND, index).get(kind, ())  # type: ignore[no-any-return]
+        return of_kind
+
     def _filter_loop(self, coll: Fn, cond: Fn, alias: str | None) -> Fn:
         """The elements of `coll` for which `cond` holds, each bound to `it` (and `alias`)."""
         def filtered(env: Env) -> tuple[Any, ...]:
             items = coll(env)
+            if not items:  # most tiles hold no piece: nothing to bind or test
+                return ()
             vars = env.vars
             saved_it = vars.get("it", _MISSING)
             saved_alias = vars.get(alias, _MISSING) if alias else _MISSING
@@ -486,10 +632,8 @@ class ExprCompiler:
         return lambda env: -(f(env) or 0)
 
     def c_logic(self, node: n.Logic) -> Fn:
-        items = [self(i) for i in node.items]
-        if node.op == "and":
-            return lambda env: all(f(env) for f in items)
-        return lambda env: any(f(env) for f in items)
+        return conjunction([self(i) for i in node.items]) if node.op == "and" \
+            else disjunction([self(i) for i in node.items])
 
     def c_not(self, node: n.Not) -> Fn:
         f = self(node.value)
@@ -517,7 +661,21 @@ class ExprCompiler:
         return lambda env: f(env) is None
 
     def c_is_in(self, node: n.IsIn) -> Fn:
-        v, c = self(node.value), self(node.collection)
+        v = self(node.value)
+        coll = node.collection
+        if isinstance(coll, n.Collection) and coll.owner is None and coll.within is not None \
+                and coll.within.type == "area" and isinstance(coll.source, n.Name) \
+                and coll.source.ref == "builtin" and coll.source.id == "tiles":
+            # `x is in (tiles in a)`: asked of the area's own set of cells, not of a sorted
+            # copy made for each question (the same cells, so the same answer).
+            area = self(coll.within)
+            neg = node.negated
+
+            def in_area(env: Env) -> bool:
+                x = v(env)
+                return (x in env.state.areas.cells.get(area(env), ())) != neg
+            return in_area
+        c = self(coll)
         if node.negated:
             return lambda env: v(env) not in c(env)
         return lambda env: v(env) in c(env)
@@ -576,7 +734,12 @@ class ExprCompiler:
         if t == "tile":
             return lambda env: tile_has(env, f(env))
         if t == "set:tile":
-            return lambda env: any(tile_has(env, c) for c in f(env))
+            def some_tile_has(env: Env) -> bool:
+                for c in f(env):
+                    if tile_has(env, c):
+                        return True
+                return False
+            return some_tile_has
         if t == "area":
             def area_has(env: Env) -> bool:
                 a = f(env)
@@ -694,18 +857,13 @@ class ExprCompiler:
             body, params = game.defines[name]
             values = [a(env) for a in args]
             memo = env.memo
-            if memo is not None and env.cites is None and env.trace is None:
-                # Listing moves: the state stands still and nobody asks which rules a
-                # value came from, so a definition is worked out once for its arguments
-                # (its body sees only them, the player and the state).
-                key = (name, env.me, tuple(values))
-                try:
-                    return memo[key]
-                except KeyError:
-                    value = memo[key] = call_scoped(env, body, params, values)
-                    return value
-                except TypeError:  # an argument that cannot be a key: no shortcut
-                    pass
+            if memo is not None and env.trace is None and not phantom_in(env, values):
+                # Listing or checking moves: the state stands still and no consequence
+                # asks which rules a value came from, so a definition is worked out once
+                # for its arguments (its body sees only them, the player and the state),
+                # with the conditions it found true, cited again at each use.
+                return cited_once(env, memo, (name, env.me, tuple(values)),
+                                  lambda: call_scoped(env, body, params, values))
             value = call_scoped(env, body, params, values)
             if env.trace is not None and value and rule and rule not in env.trace:
                 env.trace.append(rule)

@@ -394,6 +394,11 @@ class Game:
         info = self.site_info(st, site)
         return st.areas.area_of(site[0], info.segment)
 
+    def all_areas(self, st: State) -> tuple[Node, ...]:
+        """Every area, in the order `sorted_areas` gives (kept by the areas until a tile is
+        laid)."""
+        return st.areas.ordered(self.area_order)
+
     def sorted_areas(self, st: State, roots: Any) -> list[Node]:
         areas = st.areas
         return sorted({areas.find(r) for r in roots},

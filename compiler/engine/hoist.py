@@ -66,22 +66,23 @@ def hoisted_and(cx: ExprCompiler, cond: Any, outer: str | None
     """The filter condition `cond` with each hoistable count replaced by a membership
     test in a union worked out once; with how to start and end one evaluation of the
     filter (the unions are forgotten between evaluations). None if nothing hoists."""
-    if outer is None or not (isinstance(cond, n.Logic) and cond.op == "and"):
+    if outer is None:
         return None
-    found = [(i, _pattern(x, outer)) for i, x in enumerate(cond.items)]
+    items = list(cond.items) if isinstance(cond, n.Logic) and cond.op == "and" else [cond]
+    found = [(i, _pattern(x, outer)) for i, x in enumerate(items)]
     if not any(p for _, p in found):
         return None
     unions: dict[int, Any] = {}  # per evaluation of the filter: union by item index
     parts: list[Fn] = []
     for i, p in found:
         if p is None:
-            parts.append(cx(cond.items[i]))
+            parts.append(cx(items[i]))
             continue
         chosen, over, alias = p
         parts.append(_member(cx(chosen), cx(over), alias, outer, unions, i))
 
-    def test(env: Env) -> bool:
-        return all(f(env) for f in parts)
+    from compiler.engine.evaluate import conjunction
+    test = conjunction(parts) if len(parts) > 1 else parts[0]
 
     def begin() -> Any:
         saved = dict(unions)

@@ -150,6 +150,8 @@ class Position:
         # The legal moves here, as far as they were found: the move that led here
         # started it (`turns.advance`); None until someone asks.
         self._listing = listing
+        if state.memo is None:  # a position's state stands still: what is read of it is kept
+            state.memo = {}
 
     @property
     def game(self) -> Game:

@@ -140,7 +140,7 @@ class State:
                  "tile_res", "tile_attrs",
                  "turn", "next_id", "finished", "winners", "gone",
                  "game_attrs", "hidden_attrs", "view", "unseen_attrs", "partial", "guessed",
-                 "_shared_geometry")
+                 "_shared_geometry", "memo")
 
     def __init__(self, players: int) -> None:
         self.players = players
@@ -189,6 +189,11 @@ class State:
         # know. From then on the view's table is a guess (engine/views.py).
         self.guessed: frozenset[tuple[int, str]] = frozenset()
         self._shared_geometry = False
+        # What listing and checking moves worked out here (see `Env.memo`), kept while the
+        # state stands still: from when it becomes a position's (which nothing changes any
+        # more: a move is carried out on a clone) for as long as it lives. None for a state
+        # still being changed: a clone starts without one.
+        self.memo: dict[Any, Any] | None = None
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -223,6 +228,7 @@ class State:
         s.unseen_attrs = self.unseen_attrs
         s.partial = self.partial
         s.guessed = self.guessed
+        s.memo = None
         return s
 
     def own_geometry(self) -> None:

@@ -13,7 +13,9 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from compiler.kernel.lattice import Cell, Lattice
 from compiler.kernel.tiles import Catalogue, Placed
@@ -30,7 +32,8 @@ class NodeInfo:
 
 
 class AreaMap:
-    __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "by_segment")
+    __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "by_segment",
+                 "_ordered")
 
     def __init__(self) -> None:
         self.nodes: list[NodeInfo] = []
@@ -40,6 +43,8 @@ class AreaMap:
         self.members: dict[Node, tuple[Node, ...]] = {}
         self.features: dict[Node, dict[str, int]] = {}
         self.by_segment: dict[tuple[Cell, int], Node] = {}
+        # Every root in order (see `ordered`), kept until a tile is laid: (rank, roots).
+        self._ordered: tuple[Any, tuple[Node, ...]] | None = None
 
     def copy(self) -> AreaMap:
         c = AreaMap.__new__(AreaMap)
@@ -50,6 +55,7 @@ class AreaMap:
         c.members = dict(self.members)
         c.features = dict(self.features)
         c.by_segment = dict(self.by_segment)
+        c._ordered = self._ordered  # the same areas: the same order
         return c
 
     # ------------------------------------------------------------- queries
@@ -68,6 +74,18 @@ class AreaMap:
 
     def roots(self) -> list[Node]:
         return [n for n in range(len(self.parent)) if self.parent[n] == n]
+
+    def ordered(self, rank: Mapping[str, int]) -> tuple[Node, ...]:
+        """Every area's root, by the rank of its kind (unranked kinds last), then in reading
+        order of its first segment. Rules ask for all the areas again and again between two
+        tiles laid, so the order is worked out once per `rank` until the next tile."""
+        kept = self._ordered
+        if kept is not None and kept[0] is rank:
+            return kept[1]
+        roots = tuple(sorted(self.roots(), key=lambda r: (rank.get(self.kind(r), 99),
+                                                          self.sort_key(r))))
+        self._ordered = (rank, roots)
+        return roots
 
     def kind(self, root: Node) -> str:
         return self.nodes[root].kind
@@ -97,6 +115,7 @@ class AreaMap:
         """
         card, face, rot = board[cell]
         info = catalogue.faces[(card, face)]
+        self._ordered = None
         touched: list[Node] = []
         for seg in info.segments:
             node = len(self.nodes)

@@ -145,7 +145,7 @@ class Areas(_Everything):
 
     def compile(self, cx: ExprCompiler, node: n.Name) -> Fn:
         game = cx.game
-        return lambda env: tuple(game.sorted_areas(env.state, env.state.areas.roots()))
+        return lambda env: game.all_areas(env.state)
 
     def english(self, en: English, node: n.Name) -> str:
         return "the areas"
@@ -223,13 +223,19 @@ class _Adjacent(Builtin):
         from compiler.engine.evaluate import cell_key
         f = cx(node.args[0])
         near = self.cells(cx.game.lattice)
+        # The lattice never changes: each cell's neighbours are put in reading order once,
+        # and a board only keeps those it has laid (in the same order).
+        ordered: dict[Any, tuple[Any, ...]] = {}
 
         def adjacent(env: Env) -> tuple[Any, ...]:
             cell = f(env)
             if cell is None:
                 return ()
+            around = ordered.get(cell)
+            if around is None:
+                around = ordered[cell] = tuple(sorted(near(cell), key=cell_key))
             board = env.state.board
-            return tuple(sorted((c for c in near(cell) if c in board), key=cell_key))
+            return tuple(c for c in around if c in board)
         return adjacent
 
     def english(self, en: English, node: n.Call) -> str:
@@ -479,31 +485,29 @@ class _Reach(Builtin):
         site_key = object()  # this call site
 
         def reach(env: Env) -> tuple[Any, ...]:
+            from compiler.engine.evaluate import cited_once, phantom_in
             memo = env.memo
-            here = None
             if memo is not None:
                 # While the memo lives the state stands still, so the call site, the
                 # player and the values of the variables its arguments mention say
                 # everything: a repeat costs no evaluation of its arguments (which
-                # may be whole-board sets, or definitions that walk the board).
+                # may be whole-board sets, or definitions that walk the board); the
+                # conditions they found true are cited again.
                 vars = env.vars
-                here = (site_key, env.me, tuple(vars.get(v, _UNSET) for v in mentioned))
-                try:
-                    if here in memo:
-                        return memo[here]
-                except TypeError:  # a variable holds an unhashable value: no shortcut
-                    here = None
+                seen = tuple(vars.get(v, _UNSET) for v in mentioned)
+                if not phantom_in(env, seen):
+                    return cited_once(env, memo, (site_key, env.me, seen),  # type: ignore[no-any-return]
+                                      lambda: walked(env, memo))
+            return walked(env, memo)
+
+        def walked(env: Env, memo: dict[Any, Any] | None) -> tuple[Any, ...]:
             args = setup(env)
             if args is None:
-                if here is not None:
-                    memo[here] = ()  # type: ignore[index]
                 return ()
             st = env.state
             key = ("reach_sites" if sites else "reach", args)
             if memo is not None and key in memo:
-                if here is not None:
-                    memo[here] = memo[key]
-                return memo[key]
+                return memo[key]  # type: ignore[no-any-return]
             if sites:
                 found = walk_segments(game.lattice, st.board, game.catalogue, *args)
                 result: tuple[Any, ...] = tuple(dict.fromkeys(
@@ -515,8 +519,6 @@ class _Reach(Builtin):
                                       key=cell_key))
             if memo is not None:
                 memo[key] = result
-                if here is not None:
-                    memo[here] = result
             return result
         return reach
 
