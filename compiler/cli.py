@@ -949,9 +949,10 @@ def _diff(d: Any, points: bool = False) -> str:
             + (" *" if d.significant else ""))
 
 
-def simulate_table(summary: Any) -> Table:
+def simulate_table(summary: Any, top_rules: int = 10) -> Table:
     """`rulebook simulate`: one row per figure, a column per ruleset, and with a base the
-    difference (variant − base) with its 95 % interval, starred when it excludes 0."""
+    difference (variant − base) with its 95 % interval, starred when it excludes 0; of the
+    rules, the `top_rules` that applied most often (in either ruleset)."""
     v, b, d = summary.variant, summary.base, summary.differences
     last = summary.seed + summary.games - 1
     title = (f"Simulation: {v.ruleset}" + (f" against {b.ruleset}" if b else "")
@@ -990,18 +991,50 @@ def simulate_table(summary: Any) -> Table:
             return f"{a.per_game.mean:.1f}" if a is not None else "0"
         row(f"`{name}` per game", per_game(mine.get(name)),
             per_game(theirs.get(name)) if b else "",
-            _diff(d.actions[name]) if d else "")
+            _diff(d.actions[name]) if d else "", end=name == max(set(mine) | set(theirs)))
+    ours = {r.rule: r for r in v.rules}
+    others = {r.rule: r for r in b.rules} if b else {}
+    for rid in _top_rules(ours, others, top_rules):
+        shown = ours.get(rid) or others[rid]
+        label = " ".join(filter(None, (shown.number, shown.title))) or rid
+        row(f"rule {label}", per_game(ours.get(rid)), per_game(others.get(rid)) if b else "",
+            _diff(d.rules[rid]) if d else "")
     return table
 
 
-def _simulate_notes(summary: Any) -> list[str]:
+def _top_rules(ours: dict[str, Any], others: dict[str, Any], n: int) -> list[str]:
+    """The n rules applied most often per game in either ruleset, in the rulebook's order
+    (by number, then id)."""
+    def most(rid: str) -> float:
+        return max(x.per_game.mean for x in (ours.get(rid), others.get(rid)) if x is not None)
+    top = sorted(set(ours) | set(others), key=lambda rid: (-most(rid), rid))[:n]
+
+    def order(rid: str) -> tuple[Any, ...]:
+        number = (ours.get(rid) or others[rid]).number or ""
+        return (tuple(int(p) if p.isdigit() else 0 for p in number.split(".")) if number
+                else (10 ** 9,), rid)
+    return sorted(top, key=order)
+
+
+def _simulate_notes(summary: Any, top_rules: int = 10) -> list[str]:
     """What the table's figures mean, said once under it."""
     notes = ["Wins: a tie is a shared win (each of k winners counts 1/k); 95 % Wilson "
              "intervals in brackets. Scores, margin and length: mean ± sd "
              "[min q1 median q3 max]."]
-    if summary.base is not None:
+    shown = min(top_rules, len({r.rule for s in filter(None, (summary.variant, summary.base))
+                                for r in s.rules}))
+    notes.append(f"Actions and rules: times per game (mean); the {shown} rules that applied "
+                 f"most often (once for each consequence citing a rule, once a move for a rule "
+                 f"that decided something without one); every rule in summary.json.")
+    d = summary.differences
+    if d is not None and d.paired:
+        notes.append("Difference: ruleset − base, paired by seed: the mean of the per-seed "
+                     "differences with a normal 95 % interval from their sd (win rates in "
+                     "percentage points, from each game's win share); * = it excludes 0.")
+    elif d is not None:
         notes.append("Difference: ruleset − base; win rates in percentage points (Newcombe "
-                     "interval), means with a normal interval; * = the interval excludes 0.")
+                     "interval), means with a normal (Welch) interval; * = the interval "
+                     "excludes 0.")
     for side in filter(None, (summary.variant, summary.base)):
         if side.shared_wins or side.no_winner:
             notes.append(f"{side.ruleset}: {side.shared_wins} game(s) won by several seats, "
@@ -1038,6 +1071,10 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
                  help="Play on a Ray cluster: `auto`, an address, or `local` (one started "
                       "here). Needs Ray: `pip install ray`, or `pip install -e "
                       "'.\\[simulate]'` in this checkout.")] = None,
+             top_rules: Annotated[int, typer.Option(
+                 "--rules", min=0, metavar="N",
+                 help="Rows for the N rules that applied most often (all of them are in "
+                      "--json and summary.json).")] = 10,
              as_json: Annotated[bool, typer.Option(
                  "--json", help="Print the summary as JSON.")] = False) -> None:
     """`rulebook simulate`: a table of figures (or JSON), optionally files and plots."""
@@ -1101,8 +1138,8 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
     else:
         # Never wrapped or cut: wider than a narrow terminal if need be.
         wide = out if out.width >= 150 else Console(highlight=False, width=150)
-        wide.print(simulate_table(summary))
-        for note in _simulate_notes(summary):
+        wide.print(simulate_table(summary, top_rules))
+        for note in _simulate_notes(summary, top_rules):
             out.print(note, markup=False)
     if out_dir is not None:
         (err if as_json else out).print(f"Wrote {', '.join(str(p) for p in written)}.",

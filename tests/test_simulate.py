@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from compiler.cli import app, simulate_table
 from compiler.engine import simulate as sim
+from compiler.engine.performed import Performed
 from compiler.engine.random_play import random_game
 from compiler.load import load_ruleset_dir
 
@@ -175,3 +176,75 @@ def test_a_local_ray_plays_the_same_games() -> None:
     finally:
         ray.shutdown()
     assert on_ray == local
+
+
+def test_the_rules_counted_are_those_each_move_s_ruling_cites() -> None:
+    """Counting reads what a move carried out holds, without writing its ruling; written,
+    the ruling cites every rule counted for the move, consequence for consequence."""
+    rules = sim.rules_for("trian_deluxe")
+    game = sim.RulesApplied()
+
+    def check(done: Performed) -> None:
+        move = sim.RulesApplied()
+        move(done)
+        game(done)
+        ruling = done.ruling()
+        cited = {c.id for c in ruling.decided_by}
+        for e in ruling.consequences:
+            cited |= {c.id for c in ([e.rule] if e.rule else []) + e.also}
+        assert set(move.counts) <= cited
+        assert sum(move.counts.values()) >= sum(
+            (e.rule is not None) + len(e.also) for e in ruling.consequences)
+
+    random_game(rules, 2, 7, observe=check)
+    result = sim.play_game(rules, 2, 7, sim.POLICIES["random"])
+    assert result.rules == dict(sorted(game.counts.items())) and result.rules
+
+
+def test_rule_figures_add_up_and_name_the_rule(against: sim.SimulationSummary) -> None:
+    d, v, b = against.differences, against.variant, against.base
+    assert d is not None and b is not None
+    for side in (v, b):
+        assert side.rules and all(r.number and r.title for r in side.rules)
+        for r in side.rules:
+            assert r.total == sum(g.rules.get(r.rule, 0) for g in side.games_played)
+        assert [r.total for r in side.rules] == sorted((r.total for r in side.rules),
+                                                       reverse=True)
+    # a rule only the deluxe game has applies more there, by the paired difference
+    only = {r.rule for r in v.rules} - {r.rule for r in b.rules}
+    assert only and all(d.rules[k].estimate > 0 for k in only)
+    text = "\n".join(str(c) for col in simulate_table(against, 3).columns for c in col._cells)
+    assert sum(line.startswith("rule ") for line in text.splitlines()) == 3
+
+
+def test_games_on_the_same_seeds_are_paired(against: sim.SimulationSummary) -> None:
+    d = against.differences
+    assert d is not None and d.paired
+    assert {x.method for s in d.seats for x in (s.win_rate, s.score)} == {"paired"}
+    assert d.margin.method == d.turns.method == "paired"
+    v, b = against.variant, against.base
+    assert b is not None
+    for i, s in enumerate(d.seats):  # the paired estimate is still the difference of means
+        assert s.score.estimate == pytest.approx(v.seats[i].score.mean - b.seats[i].score.mean,
+                                                 abs=1e-3)
+
+
+def test_a_ruleset_against_itself_differs_by_exactly_0() -> None:
+    same = sim.simulate("trian_family", "trian_family", 2, 3, seed=5)
+    d = same.differences
+    assert d is not None and d.paired
+    for x in [d.margin, d.decisions, d.turns, *d.actions.values(), *d.rules.values(),
+              *(y for s in d.seats for y in (s.win_rate, s.score))]:
+        assert (x.estimate, x.low, x.high, x.significant) == (0, 0, 0, False)
+        assert x.method == "paired"
+
+
+def test_games_on_other_seeds_are_compared_unpaired() -> None:
+    rules = sim.rules_for("trian_family")
+    ours = [sim.play_game(rules, 2, s, sim.POLICIES["random"]) for s in (1, 2)]
+    theirs = [sim.play_game(rules, 2, s, sim.POLICIES["random"]) for s in (3, 4)]
+    d = sim.compare(sim.summarise(rules, 2, ours), sim.summarise(rules, 2, theirs), ours,
+                    theirs)
+    assert not d.paired
+    assert d.seats[0].win_rate.method == "newcombe" and d.seats[0].score.method == "welch"
+    assert d.margin.method == "welch"

@@ -8,6 +8,11 @@ Random play never peeks: in a game where some zone keeps cards from a player,
 each move is chosen from what the mover can see (their view, engine/views.py),
 and only then played at the full table. A game whose zones are all public or
 show only their tops (the tile stacks) lists its moves as it always has.
+
+The loop is also `rulebook simulate`'s (engine/simulate.py): `choose` puts another
+policy in every seat (drawing from the same generator, so a seed still names a game),
+and `observe` sees each move carried out (a `Performed`, its ruling not written) — say,
+to count the rules that applied — without a second copy of the loop.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import replace
 
 from compiler.engine import zones
 from compiler.engine.notation import Move
+from compiler.engine.performed import Performed
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.records import History
 from compiler.engine.state import STACKS
@@ -28,8 +34,15 @@ class RandomPlayStopped(RuntimeError):
     """A random game could not go on: the rules leave it stuck (said in words)."""
 
 
-def random_game(rules: Rules, players: int, seed: int,
-                max_decisions: int = 10_000) -> tuple[Position, History]:
+Chooser = Callable[[Position, list[Move], random.Random], Move]
+
+
+def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_000, *,
+                choose: Chooser | None = None,
+                observe: Callable[[Performed], None] | None = None
+                ) -> tuple[Position, History]:
+    """The game named by `seed`: every move drawn uniformly from the mover's legal moves,
+    or by `choose(seen, moves, rng)` (`seen`: the position as the mover sees it)."""
     rng = random.Random(seed)
     # The shuffle comes from the seed alone; the set-up's own chance (a draw at the
     # start of the game) and every later one from `rng`, and the record keeps both.
@@ -37,21 +50,25 @@ def random_game(rules: Rules, players: int, seed: int,
     stacks = [[c for c in reversed(s) if c is not None] for s in zones.piles(pos.state, STACKS)]
     seats = [pos.game.seat_id(i) for i in range(players)]
     history = History(start=pos, seats=seats, stacks=stacks, seed=seed, chance=chance)
-    choices = _choices(pos)
+    seen_by_mover = _seen(pos)
     for _ in range(max_decisions):
         if pos.finished:
             break
-        moves = choices(pos)
+        seen = seen_by_mover(pos)
+        moves = seen.legal_moves()
         if not moves:
             raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
                                     f"turn {pos.state.turn.number})")
-        move = rng.choice(moves)
+        move = rng.choice(moves) if choose is None else choose(seen, moves, rng)
         try:  # the record needs no ruling: none is written
             done = pos.perform(move, chance=rng)
         except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
             why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
-            raise RandomPlayStopped(f"random play stopped at turn {pos.state.turn.number} "
+            raise RandomPlayStopped(f"{'random' if choose is None else 'policy'} play "
+                                    f"stopped at turn {pos.state.turn.number} "
                                     f"(seed {seed}): `{pos.notation(move)}`: {why}") from None
+        if observe is not None:
+            observe(done)
         if done.chance:  # keep what chance decided, so the record replays exactly
             move = replace(move, chance=done.chance)
         # The last outcomes may be the table's (a deal once the round is over): the record
@@ -64,10 +81,9 @@ def random_game(rules: Rules, players: int, seed: int,
     return pos, history
 
 
-def _choices(pos: Position) -> Callable[[Position], list[Move]]:
-    """How the moves a random player chooses from are listed: from the mover's view where
-    the game hides cards from some player, else from the table itself (the same list, for
-    less work)."""
+def _seen(pos: Position) -> Callable[[Position], Position]:
+    """Where a player's moves are listed and chosen: the mover's view where the game hides
+    cards from some player, else the table itself (the same moves, for less work)."""
     if not hides_anything(pos.game):
-        return Position.legal_moves
-    return lambda p: p.view(p.active).legal_moves()
+        return lambda p: p
+    return lambda p: p.view(p.active)

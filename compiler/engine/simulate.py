@@ -14,9 +14,15 @@ keeps the one leaving the mover furthest ahead of the best opponent (ties broken
 seeded generator). Both use only the engine's general interface (legal moves, play,
 scores), never anything of one game.
 
+Every game also counts how often each rule applied (`RulesApplied`, watching random
+play's loop): from what each move carried out already holds, without writing rulings.
+
 The figures (`summarise`, `compare`) are plain statistics: Wilson intervals for win rates
-(a tie shares the win: each of k winners counts 1/k), Newcombe's interval for a
-difference of two rates, and a normal (Welch) interval for a difference of two means.
+(a tie shares the win: each of k winners counts 1/k). A ruleset and its base play the
+same seeds, so a difference is paired by seed: the mean of the per-seed differences with
+a normal interval from their standard deviation (what the seed shares, the shuffle and
+the early draws, cancels out). Games not paired fall back to Newcombe's interval for a
+difference of two rates and a normal (Welch) one for a difference of two means.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import math
 import random
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -33,9 +39,9 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.engine.notation import Move
+from compiler.engine.performed import Performed
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.random_play import RandomPlayStopped, random_game
-from compiler.engine.views import hides_anything
 
 Z95 = 1.959963984540054   # the normal quantile of a two-sided 95 % interval
 MAX_DECISIONS = 10_000    # a game longer than this is stuck (as in random play)
@@ -77,8 +83,8 @@ class GreedyPolicy:
         best: list[Move] = []
         top = -math.inf
         for move in moves:
-            try:
-                after, _ = pos.play(move, chance=random.Random(look))
+            try:  # no ruling is written: only the scores after it count
+                after = pos.perform(move, chance=random.Random(look)).after
             except IllegalMove:
                 continue  # listed, yet not playable here: never the best
             value = _lead(after.scores(), seat)
@@ -111,6 +117,7 @@ class GameResult:
     decisions: int = 0
     turns: int = 0
     actions: dict[str, int] = field(default_factory=dict)
+    rules: dict[str, int] = field(default_factory=dict)   # rule id: times it applied
     stuck: str | None = None            # why the game could not go on, in words
 
 
@@ -119,51 +126,47 @@ class Stuck(RuntimeError):
 
 
 def play_game(rules: Rules, players: int, seed: int, policy: Policy) -> GameResult:
-    """Play the game named by `seed` with `policy` in every seat."""
+    """Play the game named by `seed` with `policy` in every seat (random play's own loop,
+    `random_game`, with the policy choosing), counting the rules that applied."""
+    applied = RulesApplied()
     try:
-        if isinstance(policy, RandomPolicy):
-            final, history = random_game(rules, players, seed, MAX_DECISIONS)
-            moves: Iterable[Move] = (m for _, _, m in history.moves)
-        else:
-            final, moves = _policy_game(rules, players, seed, policy)
+        final, history = random_game(
+            rules, players, seed, MAX_DECISIONS, observe=applied,
+            choose=None if isinstance(policy, RandomPolicy) else policy.choose)
     except RandomPlayStopped as e:
-        return GameResult(seed, stuck=str(e))
+        why = str(e)  # "policy play stopped …": say which
+        return GameResult(seed, stuck=f"{policy.name}{why[6:]}" if why.startswith("policy ")
+                          else why)
     seats = [final.game.seat_id(i) for i in range(players)]
     scores = final.scores()
-    actions = Counter(m.action for m in moves)
+    actions = Counter(m.action for _, _, m in history.moves)
     return GameResult(seed, tuple(scores[s] for s in seats),
                       tuple(sorted(seats.index(w) for w in final.winners())),
-                      sum(actions.values()), final.state.turn.number, dict(sorted(actions.items())))
+                      sum(actions.values()), final.state.turn.number,
+                      dict(sorted(actions.items())), dict(sorted(applied.counts.items())))
 
 
-def _policy_game(rules: Rules, players: int, seed: int, policy: Policy
-                 ) -> tuple[Position, list[Move]]:
-    """A game driven by a policy other than uniform random: the same set-up, the same
-    generator for chance and for the policy, each move chosen from the mover's view where
-    the game hides cards (as `random_game` does) and played at the full table."""
-    rng = random.Random(seed)
-    pos, _ = Position.set_up(rules.table(players), players, seed=seed, sampler=rng)
-    hidden = hides_anything(pos.game)
-    played: list[Move] = []
-    while not pos.finished:
-        if len(played) >= MAX_DECISIONS:
-            raise RandomPlayStopped(f"the game did not end within {MAX_DECISIONS} decisions "
-                                    f"(seed {seed})")
-        seen = pos.view(pos.active) if hidden else pos
-        moves = seen.legal_moves()
-        if not moves:
-            raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
-                                    f"turn {pos.state.turn.number})")
-        move = policy.choose(seen, moves, rng)
-        try:
-            pos, _ = pos.play(move, chance=rng)
-        except IllegalMove as e:
-            why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
-            raise RandomPlayStopped(f"{policy.name} play stopped at turn "
-                                    f"{pos.state.turn.number} (seed {seed}): "
-                                    f"`{pos.notation(move)}`: {why}") from None
-        played.append(move)
-    return pos, played
+class RulesApplied:
+    """Counts, over a game, how often each rule applied, from what a move carried out
+    already holds (its ruling is never written for this): once for each consequence that
+    cites the rule (as its rule or as a definition that decided it), and once a move for a
+    rule that took effect without a consequence of its own. The rules that allowed the
+    move (the action's, its step's) are not counted: the moves per action say as much."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    def __call__(self, done: Performed) -> None:
+        counts = self.counts
+        for rid in dict.fromkeys(done.decided):
+            counts[rid] += 1
+        for c in done.log:
+            if c.rule is not None:
+                counts[c.rule] += 1
+            for rid in c.also:
+                counts[rid] += 1
 
 
 # ------------------------------------------------------------------- running many games
@@ -323,6 +326,10 @@ class Difference(Interval):
     """Variant minus base, with its 95 % interval; `significant` when it excludes 0."""
 
     significant: bool
+    method: str = Field(description="how the interval was found: `paired` (mean of the "
+                                    "per-seed differences, normal interval from their sd), "
+                                    "`welch` (two independent means, normal interval) or "
+                                    "`newcombe` (two independent proportions)")
 
 
 class SeatFigures(BaseModel):
@@ -341,6 +348,17 @@ class ActionFigures(BaseModel):
     per_game: Stats
 
 
+class RuleFigures(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rule: str = Field(description="the rule's id")
+    number: str | None = Field(description="its number in the rulebook")
+    title: str | None
+    total: int = Field(ge=0, description="times it applied in all the games: once for each "
+                                         "consequence citing it, once a move for a rule that "
+                                         "decided something without a consequence")
+    per_game: Stats
+
+
 class GameRow(BaseModel):
     """One game, for an author's own analysis (and the plots)."""
 
@@ -350,6 +368,7 @@ class GameRow(BaseModel):
     winners: list[int] = Field(description="seat numbers, from 1")
     decisions: int
     turns: int
+    rules: dict[str, int] = Field({}, description="rule id: times it applied")
 
 
 class RulesetFigures(BaseModel):
@@ -366,32 +385,40 @@ class RulesetFigures(BaseModel):
     decisions: Stats
     turns: Stats
     actions: list[ActionFigures]
+    rules: list[RuleFigures] = Field(description="how often each rule applied, most first")
     games_played: list[GameRow] = Field([], description="every game (in summary.json only)")
 
 
 class SeatDifference(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seat: int = Field(ge=1)
-    win_rate: Difference = Field(description="Newcombe's hybrid score interval")
-    score: Difference = Field(description="difference of means, normal (Welch) interval")
+    win_rate: Difference = Field(description="paired: mean of the per-seed differences of the "
+                                             "win indicator (a tie's share); else Newcombe")
+    score: Difference = Field(description="paired by seed, else Welch")
 
 
 class Differences(BaseModel):
     """Variant minus base, each with a 95 % interval and whether it excludes 0."""
 
     model_config = ConfigDict(extra="forbid")
+    paired: bool = Field(description="both rulesets played the same seeds at the same table, "
+                                     "so each difference is paired by seed")
     seats: list[SeatDifference]
     margin: Difference
     decisions: Difference
     turns: Difference
     actions: dict[str, Difference] = Field(description="moves of each action per game")
+    rules: dict[str, Difference] = Field(description="times each rule applied per game")
 
 
 ABOUT = ("Seeded games: game i plays seed S+i, the same seeds for the ruleset and the base. "
          "Win rates count a tie as a shared win (each of k winners counts 1/k) and carry "
-         "Wilson 95 % intervals; a difference of win rates carries Newcombe's interval, a "
-         "difference of means a normal (Welch) one; `significant` means the interval "
-         "excludes 0.")
+         "Wilson 95 % intervals. Games on the same seeds are paired: a difference is the "
+         "mean of the per-seed differences (of a score, the margin, the length, a seat's win "
+         "share, a count) with a normal 95 % interval from their standard deviation. "
+         "Unpaired, a difference of win rates carries Newcombe's interval and a difference "
+         "of means a normal (Welch) one. `method` says which; `significant` means the "
+         "interval excludes 0.")
 
 
 class SimulationSummary(BaseModel):
@@ -444,21 +471,34 @@ def newcombe(a: Interval, b: Interval) -> Difference:
     d = a.estimate - b.estimate
     low = d - math.sqrt((a.estimate - a.low) ** 2 + (b.high - b.estimate) ** 2)
     high = d + math.sqrt((a.high - a.estimate) ** 2 + (b.estimate - b.low) ** 2)
-    return _difference(d, low, high)
+    return _difference(d, low, high, "newcombe")
+
+
+def _var(xs: list[float]) -> float:
+    return statistics.variance(xs) if len(xs) > 1 else 0.0
 
 
 def mean_difference(a: list[float], b: list[float]) -> Difference:
-    """The difference of two means with a normal (Welch) 95 % interval."""
-    def var(xs: list[float]) -> float:
-        return statistics.variance(xs) if len(xs) > 1 else 0.0
+    """The difference of two independent means with a normal (Welch) 95 % interval."""
     d = statistics.fmean(a) - statistics.fmean(b)
-    half = Z95 * math.sqrt(var(a) / len(a) + var(b) / len(b))
-    return _difference(d, d - half, d + half)
+    half = Z95 * math.sqrt(_var(a) / len(a) + _var(b) / len(b))
+    return _difference(d, d - half, d + half, "welch")
 
 
-def _difference(d: float, low: float, high: float) -> Difference:
+def paired_difference(a: list[float], b: list[float]) -> Difference:
+    """The mean of the differences a[i] − b[i] of games paired by seed, with a normal 95 %
+    interval from their standard deviation: what the seed shares (the shuffle, the draws
+    before play differs) cancels out, so it is narrower than Welch's where that matters."""
+    ds = [x - y for x, y in zip(a, b, strict=True)]
+    d = statistics.fmean(ds)
+    half = Z95 * math.sqrt(_var(ds) / len(ds))
+    return _difference(d, d - half, d + half, "paired")
+
+
+def _difference(d: float, low: float, high: float, method: str) -> Difference:
     low, high = _r(low), _r(high)
-    return Difference(estimate=_r(d), low=low, high=high, significant=low > 0 or high < 0)
+    return Difference(estimate=_r(d), low=low, high=high, significant=low > 0 or high < 0,
+                      method=method)
 
 
 def summarise(rules: Rules, players: int, results: list[GameResult], keep_games: bool = False
@@ -475,6 +515,9 @@ def summarise(rules: Rules, players: int, results: list[GameResult], keep_games:
         for w in r.winners:
             wins[w] += 1 / len(r.winners)
     names = sorted({a for r in results for a in r.actions})
+    applied = Counter[str]()
+    for r in results:
+        applied.update(r.rules)
     rs = rules.ruleset
     return RulesetFigures(
         ruleset=rs.id, title=rs.title or rs.id, games=n,
@@ -489,9 +532,25 @@ def summarise(rules: Rules, players: int, results: list[GameResult], keep_games:
         actions=[ActionFigures(action=a, total=sum(r.actions.get(a, 0) for r in results),
                                per_game=stats([r.actions.get(a, 0) for r in results]))
                  for a in names],
+        rules=[_rule_figures(rules, rid, total, [r.rules.get(rid, 0) for r in results])
+               for rid, total in sorted(applied.items(), key=lambda kv: (-kv[1], kv[0]))],
         games_played=[GameRow(seed=r.seed, scores=list(r.scores),
                               winners=[w + 1 for w in r.winners], decisions=r.decisions,
-                              turns=r.turns) for r in results] if keep_games else [])
+                              turns=r.turns, rules=r.rules) for r in results]
+        if keep_games else [])
+
+
+def _rule_figures(rules: Rules, rid: str, total: int, per_game: list[float]) -> RuleFigures:
+    """A rule's counts, named as rulings cite it (its number and title in the rulebook)."""
+    cited = rules.cite(rid)
+    return RuleFigures(rule=rid, number=cited.number if cited else None,
+                       title=cited.title if cited else None, total=total,
+                       per_game=stats(per_game))
+
+
+def win_shares(results: list[GameResult], seat: int) -> list[float]:
+    """The seat's share of each game's win: 1, 1/k in a k-way tie, else 0."""
+    return [1 / len(r.winners) if seat in r.winners else 0.0 for r in results]
 
 
 def margin(scores: Sequence[int]) -> int:
@@ -506,18 +565,33 @@ def margins(results: list[GameResult]) -> list[float]:
 
 def compare(variant: RulesetFigures, base: RulesetFigures, ours: list[GameResult],
             theirs: list[GameResult]) -> Differences:
-    """Variant minus base on every figure both have (seats by place in playing order)."""
+    """Variant minus base on every figure both have (seats by place in playing order):
+    paired by seed when both played the same seeds at the same table, else as two
+    independent samples."""
+    paired = ([r.seed for r in ours] == [r.seed for r in theirs]
+              and len(variant.seats) == len(base.seats))
+    means = paired_difference if paired else mean_difference
+
+    def diff(figure: Callable[[GameResult], float]) -> Difference:
+        return means([figure(r) for r in ours], [figure(r) for r in theirs])
+
     names = sorted({a for r in ours + theirs for a in r.actions})
+    applied = sorted({k for r in ours + theirs for k in r.rules})
     return Differences(
-        seats=[SeatDifference(seat=a.seat, win_rate=newcombe(a.win_rate, b.win_rate),
-                              score=mean_difference([r.scores[i] for r in ours],
-                                                    [r.scores[i] for r in theirs]))
-               for i, (a, b) in enumerate(zip(variant.seats, base.seats))],
-        margin=mean_difference(margins(ours), margins(theirs)),
-        decisions=mean_difference([r.decisions for r in ours], [r.decisions for r in theirs]),
-        turns=mean_difference([r.turns for r in ours], [r.turns for r in theirs]),
-        actions={a: mean_difference([r.actions.get(a, 0) for r in ours],
-                                    [r.actions.get(a, 0) for r in theirs]) for a in names})
+        paired=paired,
+        seats=[SeatDifference(
+            seat=a.seat,
+            win_rate=paired_difference(win_shares(ours, i), win_shares(theirs, i)) if paired
+            else newcombe(a.win_rate, b.win_rate),
+            score=diff(lambda r, i=i: r.scores[i]))  # type: ignore[misc]
+            for i, (a, b) in enumerate(zip(variant.seats, base.seats))],
+        margin=diff(lambda r: margin(r.scores)),
+        decisions=diff(lambda r: r.decisions),
+        turns=diff(lambda r: r.turns),
+        actions={a: diff(lambda r, a=a: r.actions.get(a, 0))  # type: ignore[misc]
+                 for a in names},
+        rules={k: diff(lambda r, k=k: r.rules.get(k, 0))  # type: ignore[misc]
+               for k in applied})
 
 
 def simulate(variant: str, base: str | None, players: int, games: int, seed: int = 1,
