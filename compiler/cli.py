@@ -1057,8 +1057,12 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
              seed: Annotated[int, typer.Option(help="The first game's seed.")] = 1,
              policy: Annotated[str, typer.Option(
                  help="How every seat chooses: random (uniform over the legal moves it can "
-                      "see) or greedy (the move leaving it furthest ahead of the best "
-                      "opponent right after it; ties broken by the seed).")] = "random",
+                      "see); greedy (the move leaving it furthest ahead of the best "
+                      "opponent right after it, ties broken by the seed: it never takes a "
+                      "move that pays later, so where some move pays points at once it takes "
+                      "that one every time, and its games say little about the rest of the "
+                      "rules); greedy-random (a uniform move a quarter of the time, else "
+                      "greedy's: less single-minded, still no plan).")] = "random",
              workers: Annotated[Optional[int], typer.Option(
                  min=1, help="Processes playing games (default: every core); with --ray "
                              "local, the local cluster's CPUs.")] = None,

@@ -94,11 +94,12 @@ def test_same_seeds_same_summary_whatever_the_workers() -> None:
     assert other != one
 
 
-def test_greedy_policy_is_seeded_and_chooses_from_legal_moves() -> None:
-    a = sim.simulate("trian_deluxe", None, 2, 1, seed=2, policy="greedy")
-    b = sim.simulate("trian_deluxe", None, 2, 1, seed=2, policy="greedy",
+@pytest.mark.parametrize("policy", ["greedy", "greedy-random"])
+def test_greedy_policies_are_seeded_and_choose_from_legal_moves(policy: str) -> None:
+    a = sim.simulate("trian_deluxe", None, 2, 1, seed=2, policy=policy)
+    b = sim.simulate("trian_deluxe", None, 2, 1, seed=2, policy=policy,
                      run=lambda t: sim.run_local(t, 2))
-    assert a == b and a.policy == "greedy"
+    assert a == b and a.policy == policy
     assert sum(s.wins for s in a.variant.seats) == 1
 
 

@@ -11,8 +11,9 @@ is the same for one worker, several, or a cluster.
 Policies are small and pluggable (`Policy`): one picks a move from the legal moves the
 mover can see. `random` is uniform over them; `greedy` plays each in the mover's view and
 keeps the one leaving the mover furthest ahead of the best opponent (ties broken by the
-seeded generator). Both use only the engine's general interface (legal moves, play,
-scores), never anything of one game.
+seeded generator); `greedy-random` plays a uniform move a quarter of the time, else the
+greedy one. All use only the engine's general interface (legal moves, play, scores),
+never anything of one game.
 
 Every game also counts how often each rule applied (`RulesApplied`, watching random
 play's loop): from what each move carried out already holds, without writing rulings.
@@ -101,7 +102,24 @@ def _lead(scores: dict[str, int], seat: str) -> float:
     return scores[seat] - (max(others) if others else 0)
 
 
-POLICIES: dict[str, Policy] = {p.name: p for p in (RandomPolicy(), GreedyPolicy())}
+class GreedyRandomPolicy:
+    """Greedy most of the time, a uniform move now and then (ε-greedy, ε = 1/4). Greedy
+    alone never takes a move that pays later (where a move pays points at once, it takes
+    that move every time); the random quarter of the moves reach the rest of the game, and
+    the greedy ones still take what is plainly best now. Still seeded and game-agnostic."""
+
+    name = "greedy-random"
+    epsilon = 0.25
+
+    def choose(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
+        if rng.random() < self.epsilon:
+            return rng.choice(moves)
+        return GREEDY.choose(pos, moves, rng)
+
+
+GREEDY = GreedyPolicy()
+POLICIES: dict[str, Policy] = {p.name: p for p in (RandomPolicy(), GREEDY,
+                                                   GreedyRandomPolicy())}
 
 
 # ----------------------------------------------------------------------------- one game
