@@ -1023,9 +1023,9 @@ def _simulate_notes(summary: Any, top_rules: int = 10) -> list[str]:
              "[min q1 median q3 max]."]
     shown = min(top_rules, len({r.rule for s in filter(None, (summary.variant, summary.base))
                                 for r in s.rules}))
-    notes.append(f"Actions and rules: times per game (mean); the {shown} rules that applied "
-                 f"most often (once for each consequence citing a rule, once a move for a rule "
-                 f"that decided something without one); every rule in summary.json.")
+    notes.append(f"Actions: moves per game (mean). Rules: moves per game in which the rule "
+                 f"applied (a consequence cites it, or it decided something without one), "
+                 f"for the {shown} applied most often; every rule in summary.json.")
     d = summary.differences
     if d is not None and d.paired:
         notes.append("Difference: ruleset − base, paired by seed: the mean of the per-seed "

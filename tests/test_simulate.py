@@ -181,7 +181,7 @@ def test_a_local_ray_plays_the_same_games() -> None:
 
 def test_the_rules_counted_are_those_each_move_s_ruling_cites() -> None:
     """Counting reads what a move carried out holds, without writing its ruling; written,
-    the ruling cites every rule counted for the move, consequence for consequence."""
+    the ruling cites every rule counted for the move, and each counts once a move."""
     rules = sim.rules_for("trian_deluxe")
     game = sim.RulesApplied()
 
@@ -193,9 +193,9 @@ def test_the_rules_counted_are_those_each_move_s_ruling_cites() -> None:
         cited = {c.id for c in ruling.decided_by}
         for e in ruling.consequences:
             cited |= {c.id for c in ([e.rule] if e.rule else []) + e.also}
-        assert set(move.counts) <= cited
-        assert sum(move.counts.values()) >= sum(
-            (e.rule is not None) + len(e.also) for e in ruling.consequences)
+        assert set(move.counts) <= cited and set(move.counts.values()) <= {1}
+        for e in ruling.consequences:  # each rule a consequence cites is counted, once
+            assert {c.id for c in ([e.rule] if e.rule else []) + e.also} <= set(move.counts)
 
     random_game(rules, 2, 7, observe=check)
     result = sim.play_game(rules, 2, 7, sim.POLICIES["random"])

@@ -15,7 +15,7 @@ seeded generator); `greedy-random` plays a uniform move a quarter of the time, e
 greedy one. All use only the engine's general interface (legal moves, play, scores),
 never anything of one game.
 
-Every game also counts how often each rule applied (`RulesApplied`, watching random
+Every game also counts the moves each rule applied in (`RulesApplied`, watching random
 play's loop): from what each move carried out already holds, without writing rulings.
 
 The figures (`summarise`, `compare`) are plain statistics: Wilson intervals for win rates
@@ -135,7 +135,7 @@ class GameResult:
     decisions: int = 0
     turns: int = 0
     actions: dict[str, int] = field(default_factory=dict)
-    rules: dict[str, int] = field(default_factory=dict)   # rule id: times it applied
+    rules: dict[str, int] = field(default_factory=dict)   # rule id: moves it applied in
     stuck: str | None = None            # why the game could not go on, in words
 
 
@@ -165,11 +165,13 @@ def play_game(rules: Rules, players: int, seed: int, policy: Policy) -> GameResu
 
 
 class RulesApplied:
-    """Counts, over a game, how often each rule applied, from what a move carried out
-    already holds (its ruling is never written for this): once for each consequence that
-    cites the rule (as its rule or as a definition that decided it), and once a move for a
-    rule that took effect without a consequence of its own. The rules that allowed the
-    move (the action's, its step's) are not counted: the moves per action say as much."""
+    """Counts, over a game, the moves in which each rule applied, from what a move carried
+    out already holds (its ruling is never written for this): a rule applied in a move if
+    one of the move's consequences cites it (as its rule, or as a definition that decided
+    it) or if it took effect without a consequence of its own. A rule counts once a move
+    however many consequences cite it, so a rule that now pays in two parts (points, then
+    a marker) is not counted twice. The rules that allowed the move (its action's, its
+    step's) are not counted: the moves per action say as much."""
 
     __slots__ = ("counts",)
 
@@ -177,14 +179,12 @@ class RulesApplied:
         self.counts: Counter[str] = Counter()
 
     def __call__(self, done: Performed) -> None:
-        counts = self.counts
-        for rid in dict.fromkeys(done.decided):
-            counts[rid] += 1
+        applied = set(done.decided)
         for c in done.log:
             if c.rule is not None:
-                counts[c.rule] += 1
-            for rid in c.also:
-                counts[rid] += 1
+                applied.add(c.rule)
+            applied.update(c.also)
+        self.counts.update(applied)
 
 
 # ------------------------------------------------------------------- running many games
@@ -371,9 +371,9 @@ class RuleFigures(BaseModel):
     rule: str = Field(description="the rule's id")
     number: str | None = Field(description="its number in the rulebook")
     title: str | None
-    total: int = Field(ge=0, description="times it applied in all the games: once for each "
-                                         "consequence citing it, once a move for a rule that "
-                                         "decided something without a consequence")
+    total: int = Field(ge=0, description="moves it applied in, in all the games: a "
+                                         "consequence of the move cites it, or it decided "
+                                         "something without a consequence of its own")
     per_game: Stats
 
 
@@ -386,7 +386,7 @@ class GameRow(BaseModel):
     winners: list[int] = Field(description="seat numbers, from 1")
     decisions: int
     turns: int
-    rules: dict[str, int] = Field({}, description="rule id: times it applied")
+    rules: dict[str, int] = Field({}, description="rule id: moves it applied in")
 
 
 class RulesetFigures(BaseModel):
@@ -403,7 +403,8 @@ class RulesetFigures(BaseModel):
     decisions: Stats
     turns: Stats
     actions: list[ActionFigures]
-    rules: list[RuleFigures] = Field(description="how often each rule applied, most first")
+    rules: list[RuleFigures] = Field(description="in how many moves each rule applied, most "
+                                                 "first")
     games_played: list[GameRow] = Field([], description="every game (in summary.json only)")
 
 
@@ -426,7 +427,7 @@ class Differences(BaseModel):
     decisions: Difference
     turns: Difference
     actions: dict[str, Difference] = Field(description="moves of each action per game")
-    rules: dict[str, Difference] = Field(description="times each rule applied per game")
+    rules: dict[str, Difference] = Field(description="moves each rule applied in, per game")
 
 
 ABOUT = ("Seeded games: game i plays seed S+i, the same seeds for the ruleset and the base. "
