@@ -994,7 +994,7 @@ def simulate_table(summary: Any, top_rules: int = 10) -> Table:
             _diff(d.actions[name]) if d else "", end=name == max(set(mine) | set(theirs)))
     ours = {r.rule: r for r in v.rules}
     others = {r.rule: r for r in b.rules} if b else {}
-    for rid in _top_rules(ours, others, top_rules):
+    for rid in _top_rules(ours, others, top_rules, d.rules if d else {}):
         shown = ours.get(rid) or others[rid]
         label = " ".join(filter(None, (shown.number, shown.title))) or rid
         row(f"rule {label}", per_game(ours.get(rid)), per_game(others.get(rid)) if b else "",
@@ -1002,12 +1002,16 @@ def simulate_table(summary: Any, top_rules: int = 10) -> Table:
     return table
 
 
-def _top_rules(ours: dict[str, Any], others: dict[str, Any], n: int) -> list[str]:
-    """The n rules applied most often per game in either ruleset, in the rulebook's order
-    (by number, then id)."""
+def _top_rules(ours: dict[str, Any], others: dict[str, Any], n: int,
+               changed: dict[str, Any]) -> list[str]:
+    """The n rules applied most often per game in either ruleset, and with a base up to n
+    more whose difference excludes 0 (the largest first): a rule the variant changes may
+    apply once a game. In the rulebook's order (by number, then id)."""
     def most(rid: str) -> float:
         return max(x.per_game.mean for x in (ours.get(rid), others.get(rid)) if x is not None)
     top = sorted(set(ours) | set(others), key=lambda rid: (-most(rid), rid))[:n]
+    top += sorted((rid for rid, x in changed.items() if x.significant and rid not in top),
+                  key=lambda rid: (-abs(changed[rid].estimate), rid))[:n]
 
     def order(rid: str) -> tuple[Any, ...]:
         number = (ours.get(rid) or others[rid]).number or ""
@@ -1025,7 +1029,9 @@ def _simulate_notes(summary: Any, top_rules: int = 10) -> list[str]:
                                 for r in s.rules}))
     notes.append(f"Actions: moves per game (mean). Rules: moves per game in which the rule "
                  f"applied (a consequence cites it, or it decided something without one), "
-                 f"for the {shown} applied most often; every rule in summary.json.")
+                 f"for the {shown} applied most often"
+                 + (" and those whose difference excludes 0" if summary.base else "")
+                 + "; every rule in summary.json.")
     d = summary.differences
     if d is not None and d.paired:
         notes.append("Difference: ruleset − base, paired by seed: the mean of the per-seed "

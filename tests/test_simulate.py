@@ -214,8 +214,16 @@ def test_rule_figures_add_up_and_name_the_rule(against: sim.SimulationSummary) -
     # a rule only the deluxe game has applies more there, by the paired difference
     only = {r.rule for r in v.rules} - {r.rule for r in b.rules}
     assert only and all(d.rules[k].estimate > 0 for k in only)
-    text = "\n".join(str(c) for col in simulate_table(against, 3).columns for c in col._cells)
-    assert sum(line.startswith("rule ") for line in text.splitlines()) == 3
+
+    def rule_rows(summary: sim.SimulationSummary) -> list[str]:
+        return [str(c) for c in simulate_table(summary, 3).columns[0]._cells
+                if str(c).startswith("rule ")]
+    alone = rule_rows(against.model_copy(update={"base": None, "differences": None}))
+    top = sorted(v.rules, key=lambda r: (-r.per_game.mean, r.rule))[:3]
+    assert sorted(alone) == sorted(f"rule {r.number} {r.title}" for r in top)
+    # with a base, also (up to 3) rules whose difference excludes 0
+    changed = [k for k, x in d.rules.items() if x.significant]
+    assert len(rule_rows(against)) == 3 + min(3, len(set(changed) - {r.rule for r in top}))
 
 
 def test_games_on_the_same_seeds_are_paired(against: sim.SimulationSummary) -> None:
