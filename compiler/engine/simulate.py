@@ -152,9 +152,8 @@ def play_game(rules: Rules, players: int, seed: int, policy: Policy) -> GameResu
             rules, players, seed, MAX_DECISIONS, observe=applied,
             choose=None if isinstance(policy, RandomPolicy) else policy.choose)
     except RandomPlayStopped as e:
-        why = str(e)  # "policy play stopped …": say which
-        return GameResult(seed, stuck=f"{policy.name}{why[6:]}" if why.startswith("policy ")
-                          else why)
+        # random play says "policy play stopped" for a chooser it does not know: say which
+        return GameResult(seed, stuck=str(e).replace("policy play", f"{policy.name} play", 1))
     seats = [final.game.seat_id(i) for i in range(players)]
     scores = final.scores()
     actions = Counter(m.action for _, _, m in history.moves)
