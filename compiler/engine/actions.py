@@ -13,7 +13,8 @@ not stop at the first failure: it collects every rule the move breaks.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -80,9 +81,27 @@ class CompiledAction:
     # out once (the kinds and the forbids are fixed when the ruleset is compiled).
     forbids_by_kind: dict[str, list[CompiledForbid]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # A move's key is its values sorted by name (notation.Move.args): the names are
+        # the parameters', so their order is worked out once, not sorted for every move.
+        self.key_names: tuple[str, ...] = tuple(sorted(p.name for p in self.params))
+        self.key_of: Callable[[dict[str, Any]], tuple[tuple[str, Any], ...]] = \
+            _keyer(self.key_names)
+
     @property
     def rule(self) -> str | None:
         return self.decl.rule
+
+
+def _keyer(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[tuple[str, Any], ...]]:
+    """values (a dict holding exactly `names`) -> its items sorted by name."""
+    if not names:
+        return lambda values: ()
+    if len(names) == 1:
+        name = names[0]
+        return lambda values: ((name, values[name]),)
+    get = operator.itemgetter(*names)
+    return lambda values: tuple(zip(names, get(values)))
 
 
 @dataclass
@@ -314,6 +333,14 @@ def state_memo(st: State) -> dict[Any, Any]:
 def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
+    for items in keyed_candidates(game, st, action, fixed):
+        yield dict(items)
+
+
+def keyed_candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
+                     ) -> Iterator[tuple[tuple[str, Any], ...]]:
+    """`candidates`, each as its values sorted by name (a move's key, `Move.args`): made
+    straight from the values found, with no dict in between."""
     env = Env(game, st)
     env.memo = state_memo(st)
     env.action = action.id
@@ -329,6 +356,17 @@ def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, A
     yield from _walk(game, env, action, 0, fixed)
 
 
+def _key(action: CompiledAction, values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The values sorted by name; by the names worked out once when they are the action's
+    parameters, as they are unless something else was bound meanwhile."""
+    if len(values) == len(action.key_names):
+        try:
+            return action.key_of(values)
+        except KeyError:
+            pass
+    return tuple(sorted(values.items()))
+
+
 def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
     if param.name in fixed:
         return (fixed[param.name],)
@@ -340,20 +378,21 @@ def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
 
 
 def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
-          ) -> Iterator[dict[str, Any]]:
+          ) -> Iterator[tuple[tuple[str, Any], ...]]:
     if i == len(action.params):
         if not forbidden(game, env, action, first_only=True):
-            yield dict(env.vars)
+            yield _key(action, env.vars)
         return
     param = action.params[i]
     try:
         values = _values(env, param, fixed)
     except RuleError:
         return
+    ready = action.ready[i + 1]
     for v in values:
         env.vars[param.name] = v
         try:
-            ok = all(r.cond(env) for r in action.ready[i + 1])
+            ok = all(r.cond(env) for r in ready)
         except RuleError:
             ok = False
         if ok:
@@ -362,7 +401,7 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
 
 
 def _placement_candidates(game: Game, env: Env, action: CompiledAction
-                          ) -> Iterator[dict[str, Any]]:
+                          ) -> Iterator[tuple[tuple[str, Any], ...]]:
     """Tile placements come from the kernel's pattern index, not from a blind product."""
     st = env.state
     card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
@@ -376,9 +415,13 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
     # On one shared board the kernel's placements are exactly those `fits` accepts: it
     # is not asked again. Boards of their own have limits of their own (game.fits).
     requires = action.requires if game.per_player else action.beyond_fit
-    if not requires and not action.arrivals:  # nothing else to ask of a fitting tile
-        for card, face, cell, rot in found:
-            yield {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
+    if not requires and not action.arrivals and len(action.params) == 4:
+        # nothing else to ask of a fitting tile: its key is its four values by name
+        names = action.key_names
+        where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
+        get = operator.itemgetter(*(where[name] for name in names))
+        for found_one in found:
+            yield tuple(zip(names, get(found_one)))
         return
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
@@ -387,7 +430,7 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
         except RuleError:
             ok = False
         if ok and not forbidden(game, env, action, first_only=True):
-            yield dict(env.vars)
+            yield _key(action, env.vars)
 
 
 # --------------------------------------------------------------- checking

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
-from compiler.engine.actions import CompiledAction, candidates
+from compiler.engine.actions import CompiledAction, keyed_candidates
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
@@ -114,26 +114,25 @@ def _resolve(st: State, v: Any) -> Any:
 
 def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
     """Every legal (action, source, values); duplicates across sources removed."""
-    for action, source, values, _ in legal_keyed(game, st):
-        yield action, source, values
+    for action, source, items in legal_keyed(game, st):
+        yield action, source, dict(items)
 
 
 def legal_keyed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int] | None
-                = None) -> Iterator[tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]]:
-    """`legal`, each with its values sorted by name (a move's own form: listing moves
-    needs it, and the duplicates are found by it, so it is made once). `sources`, if
-    given, receives each move's (action, values sorted) with the source it was found in."""
+                = None) -> Iterator[tuple[CompiledAction, int, tuple[Any, ...]]]:
+    """`legal`, each move as its values sorted by name (a move's own form: listing moves
+    needs it, and the duplicates are found by it, so it is made once, and no dict of
+    values is made beside it). `sources`, if given, receives each move's (action, values
+    sorted) with the source it was found in."""
     seen = {} if sources is None else sources
     for action, source, fixed in offered(game, st):
         aid = action.id
-        for values in candidates(game, st, action, fixed):
-            # Names are distinct, so the sort never compares two values.
-            items = tuple(sorted(values.items()))
+        for items in keyed_candidates(game, st, action, fixed):
             key = (aid, items)
             if key in seen:
                 continue
             seen[key] = source
-            yield action, source, values, items
+            yield action, source, items
 
 
 def must_act(game: Game, st: State) -> bool:
