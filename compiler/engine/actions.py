@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -333,14 +333,21 @@ def state_memo(st: State) -> dict[Any, Any]:
 def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
-    for items in keyed_candidates(game, st, action, fixed):
-        yield dict(items)
+    for batch in candidate_batches(game, st, action, fixed):
+        for items in batch:
+            yield dict(items)
 
 
-def keyed_candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
-                     ) -> Iterator[tuple[tuple[str, Any], ...]]:
-    """`candidates`, each as its values sorted by name (a move's key, `Move.args`): made
-    straight from the values found, with no dict in between."""
+Key = tuple[tuple[str, Any], ...]
+
+
+def candidate_batches(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
+                      ) -> Iterator[Sequence[Key]]:
+    """`candidates`, each as its values sorted by name (a move's key, `Move.args`), made
+    straight from the values found, with no dict in between; in batches, in order. The
+    kernel's tile placements come all at once (each costs little, and pulled one at a time
+    through the generators they cost more than that); the others one by one, as each may
+    cost a walk and whoever asks may need only the first."""
     env = Env(game, st)
     env.memo = state_memo(st)
     env.action = action.id
@@ -356,7 +363,7 @@ def keyed_candidates(game: Game, st: State, action: CompiledAction, fixed: dict[
     yield from _walk(game, env, action, 0, fixed)
 
 
-def _key(action: CompiledAction, values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+def _key(action: CompiledAction, values: dict[str, Any]) -> Key:
     """The values sorted by name; by the names worked out once when they are the action's
     parameters, as they are unless something else was bound meanwhile."""
     if len(values) == len(action.key_names):
@@ -378,10 +385,10 @@ def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
 
 
 def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
-          ) -> Iterator[tuple[tuple[str, Any], ...]]:
+          ) -> Iterator[tuple[Key]]:
     if i == len(action.params):
         if not forbidden(game, env, action, first_only=True):
-            yield _key(action, env.vars)
+            yield (_key(action, env.vars),)
         return
     param = action.params[i]
     try:
@@ -401,7 +408,7 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
 
 
 def _placement_candidates(game: Game, env: Env, action: CompiledAction
-                          ) -> Iterator[tuple[tuple[str, Any], ...]]:
+                          ) -> Iterator[Sequence[Key]]:
     """Tile placements come from the kernel's pattern index, not from a blind product."""
     st = env.state
     card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
@@ -420,8 +427,7 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
         names = action.key_names
         where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
         get = operator.itemgetter(*(where[name] for name in names))
-        for found_one in found:
-            yield tuple(zip(names, get(found_one)))
+        yield [tuple(zip(names, get(one))) for one in found]
         return
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
@@ -430,7 +436,7 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
         except RuleError:
             ok = False
         if ok and not forbidden(game, env, action, first_only=True):
-            yield _key(action, env.vars)
+            yield (_key(action, env.vars),)
 
 
 # --------------------------------------------------------------- checking

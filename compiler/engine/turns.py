@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
-from compiler.engine.actions import CompiledAction, keyed_candidates
+from compiler.engine.actions import CompiledAction, candidate_batches
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
@@ -114,25 +114,25 @@ def _resolve(st: State, v: Any) -> Any:
 
 def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
     """Every legal (action, source, values); duplicates across sources removed."""
-    for action, source, items in legal_keyed(game, st):
-        yield action, source, dict(items)
+    listing = Listing(game, st)
+    for (aid, items), source in listing.sources().items():
+        yield game.actions[aid], source, dict(items)
 
 
-def legal_keyed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int] | None
-                = None) -> Iterator[tuple[CompiledAction, int, tuple[Any, ...]]]:
-    """`legal`, each move as its values sorted by name (a move's own form: listing moves
-    needs it, and the duplicates are found by it, so it is made once, and no dict of
-    values is made beside it). `sources`, if given, receives each move's (action, values
-    sorted) with the source it was found in."""
-    seen = {} if sources is None else sources
+def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int]
+            ) -> Iterator[None]:
+    """Put every legal move into `sources`, as (action, values sorted by name) -> the source
+    it was found legal in first (a move's own form: listing moves needs it, and the
+    duplicates are found by it, so it is made once), in order; pausing after each batch
+    of candidates, so whoever needs only the first move stops there."""
     for action, source, fixed in offered(game, st):
         aid = action.id
-        for items in keyed_candidates(game, st, action, fixed):
-            key = (aid, items)
-            if key in seen:
-                continue
-            seen[key] = source
-            yield action, source, items
+        for batch in candidate_batches(game, st, action, fixed):
+            for items in batch:
+                key = (aid, items)
+                if key not in sources:
+                    sources[key] = source
+            yield
 
 
 def must_act(game: Game, st: State) -> bool:
@@ -146,8 +146,7 @@ def must_act(game: Game, st: State) -> bool:
 
 
 class Listing:
-    """The legal moves of one state (`legal_keyed`), found only as far as someone asked,
-    and kept.
+    """The legal moves of one state, found only as far as someone asked, and kept.
 
     `advance` starts one to learn whether the player deciding has anything legal to do,
     and the position it leads to keeps it: listing that position's moves goes on from
@@ -162,24 +161,28 @@ class Listing:
     def __init__(self, game: Game, st: State) -> None:
         # (action, values sorted by name) -> where it was found legal first, in order found
         self._sources: dict[tuple[str, tuple[Any, ...]], int] = {}
-        self._rest: Iterator[Any] | None = legal_keyed(game, st, self._sources)
+        self._rest: Iterator[None] | None = _listed(game, st, self._sources)
 
     def any(self) -> bool:
-        """Whether anything is legal (finding the first move, if none was found yet)."""
-        if self._sources:
-            return True
-        if self._rest is not None and next(self._rest, None) is not None:
-            return True
-        self._rest = None
-        return False
+        """Whether anything is legal (finding the first moves, if none was found yet)."""
+        while not self._sources:
+            if self._rest is None or next(self._rest, False) is False:
+                self._rest = None
+                return False
+        return True
 
-    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
-        """Every legal move as (action, values sorted by name), in the order found."""
+    def sources(self) -> dict[tuple[str, tuple[Any, ...]], int]:
+        """Every legal move as (action, values sorted by name) -> where it was found legal
+        first (see `source`), in the order found."""
         if self._rest is not None:
             for _ in self._rest:
                 pass
             self._rest = None
-        return self._sources.keys()
+        return self._sources
+
+    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
+        """Every legal move as (action, values sorted by name), in the order found."""
+        return self.sources().keys()
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
