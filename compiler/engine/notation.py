@@ -113,6 +113,15 @@ class Move:
     def values(self) -> dict[str, Any]:
         return dict(self.args)
 
+    @classmethod
+    def listed(cls, action: str, args: tuple[tuple[str, Any], ...]) -> Move:
+        """A legal move as a listing found it (no chance, no seat): the same as
+        `Move(action, args)`, made without the frozen `__init__` setting field by field
+        (a position lists dozens of moves, a game thousands)."""
+        move = object.__new__(cls)
+        move.__dict__.update(action=action, args=args, chance=(), seat=None)
+        return move
+
 
 PASS_MOVE = Move("pass")
 
