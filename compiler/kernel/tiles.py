@@ -209,8 +209,11 @@ class Frontier:
 
 
 def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
+    """Whether every edge meets what its neighbour shows (`match`, asked without a call
+    per edge: listing placements asks this thousands of times a game)."""
+    same, pairs = match.same, match.pairs
     for have, want in zip(rotated, need):
-        if want is not None and not match(have, want):
+        if want is not None and not (same and have == want) and (have, want) not in pairs:
             return False
     return True
 
