@@ -283,13 +283,15 @@ def end_step(env: Env) -> None:
         simultaneous.show(env, step.rule)
     _moment(env, "end", "step", step.id)
     st = env.state
+    changes: dict[str, Any] = {"grants": (), "taken": 0}
     if st.turn.queue:  # a step each player took: the active player is "me" again
-        st.turn = st.turn.but(grants=(), taken=0, queue=())
+        changes["queue"] = ()
         env.me = st.turn.active
-    else:
-        st.turn = st.turn.but(grants=(), taken=0)
-    if st.turn.step + 1 < len(game.steps):
-        st.turn = st.turn.but(step=st.turn.step + 1)
+    following = st.turn.step + 1 < len(game.steps)
+    if following:
+        changes["step"] = st.turn.step + 1
+    st.turn = st.turn.but(**changes)  # one new turn, not one per change
+    if following:
         enter_step(env)
     else:
         end_turn(env)
