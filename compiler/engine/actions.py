@@ -27,6 +27,7 @@ from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.kernel.tiles import placements
 from compiler.library import LIBRARY
+from compiler.library.core import UNBOUND, restore_var
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -274,11 +275,14 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 and (not f.actions or action.id in f.actions)]
         try:
             for f in concern:
-                saved = env.vars
-                env.vars = dict(saved)
-                env.vars[f.decl.site_var] = site
-                if f.decl.piece_var:
-                    env.vars[f.decl.piece_var] = pid
+                # the prohibition's names bound in place, and put back after (the way
+                # the evaluator binds an element's name), not in a copy of every name
+                vars, site_var, piece_var = env.vars, f.decl.site_var, f.decl.piece_var
+                site_was = vars.get(site_var, UNBOUND)
+                vars[site_var] = site
+                if piece_var:
+                    piece_was = vars.get(piece_var, UNBOUND)
+                    vars[piece_var] = pid
                 try:
                     hit = bool(f.cond(env))
                 except RuleError as e:
@@ -286,7 +290,9 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 else:
                     f_err = None
                 finally:
-                    env.vars = saved
+                    if piece_var:
+                        restore_var(vars, piece_var, piece_was)
+                    restore_var(vars, site_var, site_was)
                 if hit and first_only:
                     out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
                                          node=f.decl))
@@ -398,8 +404,12 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
     ready = action.ready[i + 1]
     for v in values:
         env.vars[param.name] = v
+        ok = True
         try:
-            ok = all(r.cond(env) for r in ready)
+            for r in ready:  # a loop, not all(...): no generator made for every value
+                if not r.cond(env):
+                    ok = False
+                    break
         except RuleError:
             ok = False
         if ok:
