@@ -41,8 +41,13 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     if st.finished:
         return []
     step = game.steps[st.turn.step]
-    out = []
     turn = st.turn
+    if not turn.grants:  # nothing granted (most of the time): the step's actions, or none
+        if step.mode == "automatic" or turn.phase != "step" or \
+                (step.mode in ("must_one", "may_one") and turn.taken >= 1):
+            return []
+        return _step_offers(game, turn.step)
+    out = []
     actor = turn.actor
     forced = [(i, g) for i, g in enumerate(st.turn.grants)
               if g.must and _holder(g, st) == actor]
@@ -60,13 +65,24 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     full = step.mode in ("must_one", "may_one") and turn.taken >= 1
     # Between turns (a decision granted at the end of a turn) only the grants are open.
     if step.mode != "automatic" and not full and turn.phase == "step":
-        out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
         # `also` actions stand beside the step's own, without using it up.
-        out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+        out += _step_offers(game, turn.step)
     for i, g in enumerate(st.turn.grants):
         fixed = {k: _resolve(st, v) for k, v in g.bindings}
         out += [(game.actions[a], i, fixed) for a in g.actions]
     return out
+
+
+def _step_offers(game: Game, index: int) -> list[tuple[CompiledAction, int, dict[str, Any]]]:
+    """The step's own actions, then its `also` actions, as `offered` gives them: the same
+    for every turn, so made once per step and game (not to be changed)."""
+    kept = game.step_offers.get(index)
+    if kept is None:
+        step = game.steps[index]
+        kept = game.step_offers[index] = \
+            [(game.actions[a], STEP_SOURCE, {}) for a in step.actions] + \
+            [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+    return kept
 
 
 def _drop_lost_grants(st: State) -> None:
