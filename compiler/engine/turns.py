@@ -88,6 +88,8 @@ def _step_offers(game: Game, index: int) -> list[tuple[CompiledAction, int, dict
 def _drop_lost_grants(st: State) -> None:
     """A grant made for a piece that has since left the board lapses (say, a choice
     offered for a pawn that was captured before it was made)."""
+    if not st.turn.grants:  # nothing granted (most of the time): nothing to look at
+        return
     from compiler.engine.effects import refers_to_lost_piece
     if any(refers_to_lost_piece(st, v) for g in st.turn.grants for _, v in g.bindings):
         st.turn = st.turn.but(grants=tuple(
@@ -153,7 +155,7 @@ def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], in
 
 def must_act(game: Game, st: State) -> bool:
     actor = st.turn.actor
-    if any(g.must and _holder(g, st) == actor for g in st.turn.grants):
+    if st.turn.grants and any(g.must and _holder(g, st) == actor for g in st.turn.grants):
         return True
     if actor != st.turn.principal or st.turn.phase != "step":
         return False  # a choice granted out of turn, or between turns, may be declined
