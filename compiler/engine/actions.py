@@ -336,6 +336,13 @@ def state_memo(st: State) -> dict[Any, Any]:
     return st.memo if st.memo is not None else {}
 
 
+def listing_env(game: Game, st: State) -> Env:
+    """What listing the moves of `st` evaluates in (with the state's memo)."""
+    env = Env(game, st)
+    env.memo = state_memo(st)
+    return env
+
+
 def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
@@ -347,15 +354,19 @@ def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, A
 Key = tuple[tuple[str, Any], ...]
 
 
-def candidate_batches(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
-                      ) -> Iterator[Sequence[Key]]:
+def candidate_batches(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any],
+                      env: Env | None = None) -> Iterator[Sequence[Key]]:
     """`candidates`, each as its values sorted by name (a move's key, `Move.args`), made
     straight from the values found, with no dict in between; in batches, in order. The
     kernel's tile placements come all at once (each costs little, and pulled one at a time
     through the generators they cost more than that); the others one by one, as each may
-    cost a walk and whoever asks may need only the first."""
-    env = Env(game, st)
-    env.memo = state_memo(st)
+    cost a walk and whoever asks may need only the first.
+
+    `env`, if given, is one made for listing `st` (`listing_env`), used by one action
+    after another: its names are cleared here."""
+    if env is None:
+        env = listing_env(game, st)
+    env.vars = {}
     env.action = action.id
     try:
         for r in action.ready[0]:

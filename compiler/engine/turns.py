@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
-from compiler.engine.actions import CompiledAction, candidate_batches
+from compiler.engine.actions import CompiledAction, candidate_batches, listing_env
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
@@ -143,9 +143,12 @@ def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], in
     it was found legal in first (a move's own form: listing moves needs it, and the
     duplicates are found by it, so it is made once), in order; pausing after each batch
     of candidates, so whoever needs only the first move stops there."""
+    env = None
     for action, source, fixed in offered(game, st):
         aid = action.id
-        for batch in candidate_batches(game, st, action, fixed):
+        if env is None:  # one for every action listed here
+            env = listing_env(game, st)
+        for batch in candidate_batches(game, st, action, fixed, env):
             for items in batch:
                 key = (aid, items)
                 if key not in sources:
