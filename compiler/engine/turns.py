@@ -15,6 +15,7 @@ begins, and the turn, then the game, end when their time comes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
@@ -144,15 +145,19 @@ def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], in
     duplicates are found by it, so it is made once), in order; pausing after each batch
     of candidates, so whoever needs only the first move stops there."""
     env = None
+    listed: set[str] = set()  # the actions offered so far (by the step, or a grant)
     for action, source, fixed in offered(game, st):
         aid = action.id
         if env is None:  # one for every action listed here
             env = listing_env(game, st)
+        again = aid in listed  # offered twice: a move found before keeps its first source
+        listed.add(aid)
         for batch in candidate_batches(game, st, action, fixed, env):
-            for items in batch:
-                key = (aid, items)
-                if key not in sources:
-                    sources[key] = source
+            if again:
+                for items in batch:
+                    sources.setdefault((aid, items), source)
+            else:  # no move of this action is listed yet: all of them at once
+                sources.update(zip(zip(repeat(aid), batch), repeat(source)))
             yield
 
 
