@@ -24,6 +24,7 @@ the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -114,13 +115,17 @@ class Move:
         return dict(self.args)
 
     @classmethod
-    def listed(cls, action: str, args: tuple[tuple[str, Any], ...]) -> Move:
-        """A legal move as a listing found it (no chance, no seat): the same as
+    def all_listed(cls, keys: Iterable[tuple[str, tuple[tuple[str, Any], ...]]]) -> list[Move]:
+        """A move for every (action, args) of a listing, in order: each the same as
         `Move(action, args)`, made without the frozen `__init__` setting field by field
         (a position lists dozens of moves, a game thousands)."""
-        move = object.__new__(cls)
-        move.__dict__.update(action=action, args=args, chance=(), seat=None)
-        return move
+        new = object.__new__
+        out = []
+        for action, args in keys:
+            move = new(cls)
+            move.__dict__.update(action=action, args=args, chance=(), seat=None)
+            out.append(move)
+        return out
 
 
 PASS_MOVE = Move("pass")
