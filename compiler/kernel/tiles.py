@@ -13,6 +13,8 @@ compares a face against a handful of distinct patterns instead of every cell.
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +147,9 @@ class Matcher:
         return (a, b) in self.pairs
 
 
+_READING = operator.itemgetter(1, 0)  # a cell's place in reading order: row, then column
+
+
 class Frontier:
     """Empty cells next to the board, each with the labels its edges must match.
 
@@ -195,7 +200,7 @@ class Frontier:
 
     def cells(self) -> list[Cell]:
         if self._cells is None:
-            self._cells = sorted(self.need, key=lambda c: (c[1], c[0]))
+            self._cells = sorted(self.need, key=_READING)
         return list(self._cells)
 
     def groups(self) -> dict[tuple[str | None, ...], list[Cell]]:
