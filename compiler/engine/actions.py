@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +25,7 @@ from compiler.engine.explain import Reason, explainer
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import placements
+from compiler.kernel.tiles import placement_groups, placements
 from compiler.library import LIBRARY
 from compiler.library.core import UNBOUND, restore_var
 
@@ -435,21 +435,18 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
     card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
     by_name = {p.name: p for p in action.params}
     cards = list(by_name[card_p].domain(env))
-    if st.board:
-        found = placements(game.catalogue, st.frontier, cards, game.match, game.fitting)
-    else:
-        found = ((c, f, game.first_cell, r) for c in cards
-                 for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))
     # On one shared board the kernel's placements are exactly those `fits` accepts: it
     # is not asked again. Boards of their own have limits of their own (game.fits).
     requires = action.requires if game.per_player else action.beyond_fit
     if not requires and not action.arrivals and len(action.params) == 4:
         # nothing else to ask of a fitting tile: its key is its four values by name
-        names = action.key_names
-        where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
-        get = operator.itemgetter(*(where[name] for name in names))
-        yield [tuple(zip(names, get(one))) for one in found]
+        yield _placement_keys(game, st, action, cards)
         return
+    if st.board:
+        found = placements(game.catalogue, st.frontier, cards, game.match, game.fitting)
+    else:
+        found = ((c, f, game.first_cell, r) for c in cards
+                 for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
         try:
@@ -458,6 +455,28 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
             ok = False
         if ok and not forbidden(game, env, action, first_only=True):
             yield (_key(action, env.vars),)
+
+
+def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[str]
+                    ) -> list[Key]:
+    """The key (values sorted by name) of every placement that fits, in the kernel's
+    order, in one comprehension: the card's, face's and rotation's pairs made once for
+    each group of placements, each key those with the cell's, put in order by name."""
+    card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
+    where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
+    get = operator.itemgetter(*(where[name] for name in action.key_names))
+    if st.board:
+        groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]] = placement_groups(
+            game.catalogue, st.frontier, cards, game.match, game.fitting)
+    else:  # the first tile: every rotation at the first cell
+        every = tuple(range(game.lattice.rotations))
+        groups = [(c, f, every, [game.first_cell]) for c in cards
+                  for f in game.catalogue.card_faces[c]]
+    return [get((card_pair, face_pair, (cell_p, cell), rot_pair))
+            for card, face, fit, cells in groups
+            for card_pair, face_pair in (((card_p, card), (face_p, face)),)
+            for r in fit for rot_pair in ((rot_p, r),)
+            for cell in cells]
 
 
 # --------------------------------------------------------------- checking

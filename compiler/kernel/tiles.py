@@ -226,12 +226,25 @@ def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: M
 def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
                match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
                ) -> Iterator[tuple[str, str, Cell, int]]:
-    """Every (card, face, cell, rotation) that fits, in a stable order.
+    """Every (card, face, cell, rotation) that fits, in a stable order (that of
+    `placement_groups`: each group's rotations, each with every cell of the group)."""
+    for card, face, fit, cells in placement_groups(catalogue, frontier, cards, match, known):
+        for r in fit:
+            for cell in cells:
+                yield card, face, cell, r
+
+
+def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
+                     match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+                     ) -> Iterator[tuple[str, str, tuple[int, ...], list[Cell]]]:
+    """The placements that fit, as (card, face, rotations, cells): each of the rotations
+    fits at each of the cells. Whoever lists them all makes them without a generator
+    step for each one.
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
     that fit a pattern from one call to the next (for this catalogue and matcher only:
-    the same patterns come back turn after turn).
+    the same patterns come back turn after turn). A group's cells are not to be changed.
     """
     groups = frontier.groups()
     rotations = catalogue.lattice.rotations
@@ -245,9 +258,8 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
                                 if fits_labels(info.rotated[r], need, match))
                     if known is not None:
                         known[(card, face, need)] = fit
-                for r in fit:
-                    for cell in cells:
-                        yield card, face, cell, r
+                if fit:
+                    yield card, face, fit, cells
 
 
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,
