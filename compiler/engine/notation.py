@@ -123,7 +123,11 @@ class Move:
         out = []
         for action, args in keys:
             move = new(cls)
-            move.__dict__.update(action=action, args=args, chance=(), seat=None)
+            fields = move.__dict__  # each field put in, in the order __init__ would
+            fields["action"] = action
+            fields["args"] = args
+            fields["chance"] = ()
+            fields["seat"] = None
             out.append(move)
         return out
 
