@@ -13,7 +13,8 @@ not stop at the first failure: it collects every rule the move breaks.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +25,9 @@ from compiler.engine.explain import Reason, explainer
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.kernel.tiles import placements
+from compiler.kernel.tiles import placement_groups, placements
 from compiler.library import LIBRARY
+from compiler.library.core import UNBOUND, restore_var
 
 if TYPE_CHECKING:
     from compiler.engine.game import Game
@@ -80,9 +82,27 @@ class CompiledAction:
     # out once (the kinds and the forbids are fixed when the ruleset is compiled).
     forbids_by_kind: dict[str, list[CompiledForbid]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # A move's key is its values sorted by name (notation.Move.args): the names are
+        # the parameters', so their order is worked out once, not sorted for every move.
+        self.key_names: tuple[str, ...] = tuple(sorted(p.name for p in self.params))
+        self.key_of: Callable[[dict[str, Any]], tuple[tuple[str, Any], ...]] = \
+            _keyer(self.key_names)
+
     @property
     def rule(self) -> str | None:
         return self.decl.rule
+
+
+def _keyer(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[tuple[str, Any], ...]]:
+    """values (a dict holding exactly `names`) -> its items sorted by name."""
+    if not names:
+        return lambda values: ()
+    if len(names) == 1:
+        name = names[0]
+        return lambda values: ((name, values[name]),)
+    get = operator.itemgetter(*names)
+    return lambda values: tuple(zip(names, get(values)))
 
 
 @dataclass
@@ -255,11 +275,14 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 and (not f.actions or action.id in f.actions)]
         try:
             for f in concern:
-                saved = env.vars
-                env.vars = dict(saved)
-                env.vars[f.decl.site_var] = site
-                if f.decl.piece_var:
-                    env.vars[f.decl.piece_var] = pid
+                # the prohibition's names bound in place, and put back after (the way
+                # the evaluator binds an element's name), not in a copy of every name
+                vars, site_var, piece_var = env.vars, f.decl.site_var, f.decl.piece_var
+                site_was = vars.get(site_var, UNBOUND)
+                vars[site_var] = site
+                if piece_var:
+                    piece_was = vars.get(piece_var, UNBOUND)
+                    vars[piece_var] = pid
                 try:
                     hit = bool(f.cond(env))
                 except RuleError as e:
@@ -267,7 +290,9 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 else:
                     f_err = None
                 finally:
-                    env.vars = saved
+                    if piece_var:
+                        restore_var(vars, piece_var, piece_was)
+                    restore_var(vars, site_var, site_was)
                 if hit and first_only:
                     out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
                                          node=f.decl))
@@ -311,11 +336,37 @@ def state_memo(st: State) -> dict[Any, Any]:
     return st.memo if st.memo is not None else {}
 
 
+def listing_env(game: Game, st: State) -> Env:
+    """What listing the moves of `st` evaluates in (with the state's memo)."""
+    env = Env(game, st)
+    env.memo = state_memo(st)
+    return env
+
+
 def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any]
                ) -> Iterator[dict[str, Any]]:
     """Every legal set of parameter values for `action` in `st` (bound ones fixed)."""
-    env = Env(game, st)
-    env.memo = state_memo(st)
+    for batch in candidate_batches(game, st, action, fixed):
+        for items in batch:
+            yield dict(items)
+
+
+Key = tuple[tuple[str, Any], ...]
+
+
+def candidate_batches(game: Game, st: State, action: CompiledAction, fixed: dict[str, Any],
+                      env: Env | None = None) -> Iterator[Sequence[Key]]:
+    """`candidates`, each as its values sorted by name (a move's key, `Move.args`), made
+    straight from the values found, with no dict in between; in batches, in order. The
+    kernel's tile placements come all at once (each costs little, and pulled one at a time
+    through the generators they cost more than that); the others one by one, as each may
+    cost a walk and whoever asks may need only the first.
+
+    `env`, if given, is one made for listing `st` (`listing_env`), used by one action
+    after another: its names are cleared here."""
+    if env is None:
+        env = listing_env(game, st)
+    env.vars = {}
     env.action = action.id
     try:
         for r in action.ready[0]:
@@ -329,6 +380,17 @@ def candidates(game: Game, st: State, action: CompiledAction, fixed: dict[str, A
     yield from _walk(game, env, action, 0, fixed)
 
 
+def _key(action: CompiledAction, values: dict[str, Any]) -> Key:
+    """The values sorted by name; by the names worked out once when they are the action's
+    parameters, as they are unless something else was bound meanwhile."""
+    if len(values) == len(action.key_names):
+        try:
+            return action.key_of(values)
+        except KeyError:
+            pass
+    return tuple(sorted(values.items()))
+
+
 def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
     if param.name in fixed:
         return (fixed[param.name],)
@@ -340,20 +402,25 @@ def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
 
 
 def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
-          ) -> Iterator[dict[str, Any]]:
+          ) -> Iterator[tuple[Key]]:
     if i == len(action.params):
         if not forbidden(game, env, action, first_only=True):
-            yield dict(env.vars)
+            yield (_key(action, env.vars),)
         return
     param = action.params[i]
     try:
         values = _values(env, param, fixed)
     except RuleError:
         return
+    ready = action.ready[i + 1]
     for v in values:
         env.vars[param.name] = v
+        ok = True
         try:
-            ok = all(r.cond(env) for r in action.ready[i + 1])
+            for r in ready:  # a loop, not all(...): no generator made for every value
+                if not r.cond(env):
+                    ok = False
+                    break
         except RuleError:
             ok = False
         if ok:
@@ -362,24 +429,24 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
 
 
 def _placement_candidates(game: Game, env: Env, action: CompiledAction
-                          ) -> Iterator[dict[str, Any]]:
+                          ) -> Iterator[Sequence[Key]]:
     """Tile placements come from the kernel's pattern index, not from a blind product."""
     st = env.state
     card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
     by_name = {p.name: p for p in action.params}
     cards = list(by_name[card_p].domain(env))
+    # On one shared board the kernel's placements are exactly those `fits` accepts: it
+    # is not asked again. Boards of their own have limits of their own (game.fits).
+    requires = action.requires if game.per_player else action.beyond_fit
+    if not requires and not action.arrivals and len(action.params) == 4:
+        # nothing else to ask of a fitting tile: its key is its four values by name
+        yield _placement_keys(game, st, action, cards)
+        return
     if st.board:
         found = placements(game.catalogue, st.frontier, cards, game.match, game.fitting)
     else:
         found = ((c, f, game.first_cell, r) for c in cards
                  for f in game.catalogue.card_faces[c] for r in range(game.lattice.rotations))
-    # On one shared board the kernel's placements are exactly those `fits` accepts: it
-    # is not asked again. Boards of their own have limits of their own (game.fits).
-    requires = action.requires if game.per_player else action.beyond_fit
-    if not requires and not action.arrivals:  # nothing else to ask of a fitting tile
-        for card, face, cell, rot in found:
-            yield {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
-        return
     for card, face, cell, rot in found:
         env.vars = {card_p: card, face_p: face, cell_p: cell, rot_p: rot}
         try:
@@ -387,7 +454,29 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
         except RuleError:
             ok = False
         if ok and not forbidden(game, env, action, first_only=True):
-            yield dict(env.vars)
+            yield (_key(action, env.vars),)
+
+
+def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[str]
+                    ) -> list[Key]:
+    """The key (values sorted by name) of every placement that fits, in the kernel's
+    order, in one comprehension: the card's, face's and rotation's pairs made once for
+    each group of placements, each key those with the cell's, put in order by name."""
+    card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
+    where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
+    get = operator.itemgetter(*(where[name] for name in action.key_names))
+    if st.board:
+        groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]] = placement_groups(
+            game.catalogue, st.frontier, cards, game.match, game.fitting)
+    else:  # the first tile: every rotation at the first cell
+        every = tuple(range(game.lattice.rotations))
+        groups = [(c, f, every, [game.first_cell]) for c in cards
+                  for f in game.catalogue.card_faces[c]]
+    return [get((card_pair, face_pair, (cell_p, cell), rot_pair))
+            for card, face, fit, cells in groups
+            for card_pair, face_pair in (((card_p, card), (face_p, face)),)
+            for r in fit for rot_pair in ((rot_p, r),)
+            for cell in cells]
 
 
 # --------------------------------------------------------------- checking

@@ -155,6 +155,8 @@ class Game:
             if a.recorded}
         self.steps = [d for d in decls if isinstance(d, m.StepDecl)]
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
+        # Each step's own actions as the turn offers them, made once (turns._step_offers).
+        self.step_offers: dict[int, list[Any]] = {}
         # Who sits where: by default the first seats declared; a table may seat
         # any of them, in playing order (`seating`, by seat id).
         if seating:

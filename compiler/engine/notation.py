@@ -24,6 +24,7 @@ the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +113,23 @@ class Move:
     @property
     def values(self) -> dict[str, Any]:
         return dict(self.args)
+
+    @classmethod
+    def all_listed(cls, keys: Iterable[tuple[str, tuple[tuple[str, Any], ...]]]) -> list[Move]:
+        """A move for every (action, args) of a listing, in order: each the same as
+        `Move(action, args)`, made without the frozen `__init__` setting field by field
+        (a position lists dozens of moves, a game thousands)."""
+        new = object.__new__
+        out = []
+        for action, args in keys:
+            move = new(cls)
+            fields = move.__dict__  # each field put in, in the order __init__ would
+            fields["action"] = action
+            fields["args"] = args
+            fields["chance"] = ()
+            fields["seat"] = None
+            out.append(move)
+        return out
 
 
 PASS_MOVE = Move("pass")

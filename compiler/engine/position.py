@@ -288,7 +288,7 @@ class Position:
         return findings(self.rules, self.state)
 
     def legal_moves(self) -> list[Move]:
-        moves = [Move(action, items) for action, items in self._listed().all()]
+        moves = Move.all_listed(self._listed().all())
         if moves and not must_act(self.game, self.state):
             moves.append(Move("pass"))
         return moves

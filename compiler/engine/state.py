@@ -11,6 +11,7 @@ clones until one of them lays a tile.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -100,11 +101,15 @@ class Turn:
     def but(self, **changes: Any) -> Turn:
         """This turn with some fields changed (`dataclasses.replace`, done directly: the
         engine makes thousands of these a game)."""
-        args = [changes.pop(name) if name in changes else getattr(self, name)
-                for name in _TURN_FIELDS]
-        if changes:
-            raise TypeError(f"a turn has no {', '.join(changes)}")
-        return Turn(*args)
+        new = object.__new__(Turn)
+        for put, value in zip(_TURN_PUTS, _TURN_VALUES(self)):  # as __init__ would
+            put(new, value)
+        for name, value in changes.items():
+            slot = _TURN_SLOT.get(name)
+            if slot is None:
+                raise TypeError(f"a turn has no {', '.join(n for n in changes if n not in _TURN_SLOT)}")
+            slot.__set__(new, value)
+        return new
 
     @property
     def principal(self) -> int:
@@ -123,6 +128,10 @@ class Turn:
 
 
 _TURN_FIELDS = tuple(f.name for f in fields(Turn))
+# Each field's slot, to copy a turn without its __init__ (`Turn.but`).
+_TURN_SLOT = {name: getattr(Turn, name) for name in _TURN_FIELDS}
+_TURN_PUTS = tuple(slot.__set__ for slot in _TURN_SLOT.values())
+_TURN_VALUES = operator.attrgetter(*_TURN_FIELDS)
 
 POOL = ("pool",)
 

@@ -15,10 +15,11 @@ begins, and the turn, then the game, end when their time comes.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
-from compiler.engine.actions import CompiledAction, candidates
+from compiler.engine.actions import CompiledAction, candidate_batches, listing_env
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
@@ -41,8 +42,13 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     if st.finished:
         return []
     step = game.steps[st.turn.step]
-    out = []
     turn = st.turn
+    if not turn.grants:  # nothing granted (most of the time): the step's actions, or none
+        if step.mode == "automatic" or turn.phase != "step" or \
+                (step.mode in ("must_one", "may_one") and turn.taken >= 1):
+            return []
+        return _step_offers(game, turn.step)
+    out = []
     actor = turn.actor
     forced = [(i, g) for i, g in enumerate(st.turn.grants)
               if g.must and _holder(g, st) == actor]
@@ -60,18 +66,31 @@ def offered(game: Game, st: State) -> list[tuple[CompiledAction, int, dict[str, 
     full = step.mode in ("must_one", "may_one") and turn.taken >= 1
     # Between turns (a decision granted at the end of a turn) only the grants are open.
     if step.mode != "automatic" and not full and turn.phase == "step":
-        out += [(game.actions[a], STEP_SOURCE, {}) for a in step.actions]
         # `also` actions stand beside the step's own, without using it up.
-        out += [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+        out += _step_offers(game, turn.step)
     for i, g in enumerate(st.turn.grants):
         fixed = {k: _resolve(st, v) for k, v in g.bindings}
         out += [(game.actions[a], i, fixed) for a in g.actions]
     return out
 
 
+def _step_offers(game: Game, index: int) -> list[tuple[CompiledAction, int, dict[str, Any]]]:
+    """The step's own actions, then its `also` actions, as `offered` gives them: the same
+    for every turn, so made once per step and game (not to be changed)."""
+    kept = game.step_offers.get(index)
+    if kept is None:
+        step = game.steps[index]
+        kept = game.step_offers[index] = \
+            [(game.actions[a], STEP_SOURCE, {}) for a in step.actions] + \
+            [(game.actions[a], ALSO_SOURCE, {}) for a in step.also]
+    return kept
+
+
 def _drop_lost_grants(st: State) -> None:
     """A grant made for a piece that has since left the board lapses (say, a choice
     offered for a pawn that was captured before it was made)."""
+    if not st.turn.grants:  # nothing granted (most of the time): nothing to look at
+        return
     from compiler.engine.effects import refers_to_lost_piece
     if any(refers_to_lost_piece(st, v) for g in st.turn.grants for _, v in g.bindings):
         st.turn = st.turn.but(grants=tuple(
@@ -114,31 +133,37 @@ def _resolve(st: State, v: Any) -> Any:
 
 def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
     """Every legal (action, source, values); duplicates across sources removed."""
-    for action, source, values, _ in legal_keyed(game, st):
-        yield action, source, values
+    listing = Listing(game, st)
+    for (aid, items), source in listing.sources().items():
+        yield game.actions[aid], source, dict(items)
 
 
-def legal_keyed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int] | None
-                = None) -> Iterator[tuple[CompiledAction, int, dict[str, Any], tuple[Any, ...]]]:
-    """`legal`, each with its values sorted by name (a move's own form: listing moves
-    needs it, and the duplicates are found by it, so it is made once). `sources`, if
-    given, receives each move's (action, values sorted) with the source it was found in."""
-    seen = {} if sources is None else sources
+def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int]
+            ) -> Iterator[None]:
+    """Put every legal move into `sources`, as (action, values sorted by name) -> the source
+    it was found legal in first (a move's own form: listing moves needs it, and the
+    duplicates are found by it, so it is made once), in order; pausing after each batch
+    of candidates, so whoever needs only the first move stops there."""
+    env = None
+    listed: set[str] = set()  # the actions offered so far (by the step, or a grant)
     for action, source, fixed in offered(game, st):
         aid = action.id
-        for values in candidates(game, st, action, fixed):
-            # Names are distinct, so the sort never compares two values.
-            items = tuple(sorted(values.items()))
-            key = (aid, items)
-            if key in seen:
-                continue
-            seen[key] = source
-            yield action, source, values, items
+        if env is None:  # one for every action listed here
+            env = listing_env(game, st)
+        again = aid in listed  # offered twice: a move found before keeps its first source
+        listed.add(aid)
+        for batch in candidate_batches(game, st, action, fixed, env):
+            if again:
+                for items in batch:
+                    sources.setdefault((aid, items), source)
+            else:  # no move of this action is listed yet: all of them at once
+                sources.update(zip(zip(repeat(aid), batch), repeat(source)))
+            yield
 
 
 def must_act(game: Game, st: State) -> bool:
     actor = st.turn.actor
-    if any(g.must and _holder(g, st) == actor for g in st.turn.grants):
+    if st.turn.grants and any(g.must and _holder(g, st) == actor for g in st.turn.grants):
         return True
     if actor != st.turn.principal or st.turn.phase != "step":
         return False  # a choice granted out of turn, or between turns, may be declined
@@ -147,8 +172,7 @@ def must_act(game: Game, st: State) -> bool:
 
 
 class Listing:
-    """The legal moves of one state (`legal_keyed`), found only as far as someone asked,
-    and kept.
+    """The legal moves of one state, found only as far as someone asked, and kept.
 
     `advance` starts one to learn whether the player deciding has anything legal to do,
     and the position it leads to keeps it: listing that position's moves goes on from
@@ -163,24 +187,28 @@ class Listing:
     def __init__(self, game: Game, st: State) -> None:
         # (action, values sorted by name) -> where it was found legal first, in order found
         self._sources: dict[tuple[str, tuple[Any, ...]], int] = {}
-        self._rest: Iterator[Any] | None = legal_keyed(game, st, self._sources)
+        self._rest: Iterator[None] | None = _listed(game, st, self._sources)
 
     def any(self) -> bool:
-        """Whether anything is legal (finding the first move, if none was found yet)."""
-        if self._sources:
-            return True
-        if self._rest is not None and next(self._rest, None) is not None:
-            return True
-        self._rest = None
-        return False
+        """Whether anything is legal (finding the first moves, if none was found yet)."""
+        while not self._sources:
+            if self._rest is None or next(self._rest, False) is False:
+                self._rest = None
+                return False
+        return True
 
-    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
-        """Every legal move as (action, values sorted by name), in the order found."""
+    def sources(self) -> dict[tuple[str, tuple[Any, ...]], int]:
+        """Every legal move as (action, values sorted by name) -> where it was found legal
+        first (see `source`), in the order found."""
         if self._rest is not None:
             for _ in self._rest:
                 pass
             self._rest = None
-        return self._sources.keys()
+        return self._sources
+
+    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
+        """Every legal move as (action, values sorted by name), in the order found."""
+        return self.sources().keys()
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
@@ -281,13 +309,15 @@ def end_step(env: Env) -> None:
         simultaneous.show(env, step.rule)
     _moment(env, "end", "step", step.id)
     st = env.state
+    changes: dict[str, Any] = {"grants": (), "taken": 0}
     if st.turn.queue:  # a step each player took: the active player is "me" again
-        st.turn = st.turn.but(grants=(), taken=0, queue=())
+        changes["queue"] = ()
         env.me = st.turn.active
-    else:
-        st.turn = st.turn.but(grants=(), taken=0)
-    if st.turn.step + 1 < len(game.steps):
-        st.turn = st.turn.but(step=st.turn.step + 1)
+    following = st.turn.step + 1 < len(game.steps)
+    if following:
+        changes["step"] = st.turn.step + 1
+    st.turn = st.turn.but(**changes)  # one new turn, not one per change
+    if following:
         enter_step(env)
     else:
         end_turn(env)

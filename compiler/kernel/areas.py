@@ -33,7 +33,7 @@ class NodeInfo:
 
 class AreaMap:
     __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "by_segment",
-                 "_ordered")
+                 "first", "_ordered")
 
     def __init__(self) -> None:
         self.nodes: list[NodeInfo] = []
@@ -43,6 +43,9 @@ class AreaMap:
         self.members: dict[Node, tuple[Node, ...]] = {}
         self.features: dict[Node, dict[str, int]] = {}
         self.by_segment: dict[tuple[Cell, int], Node] = {}
+        # Each root's anchor (see `anchor`) as ((row, column, segment), node): the smaller of
+        # the two anchors when areas join, so naming or ordering an area never scans it.
+        self.first: dict[Node, tuple[tuple[int, int, int], Node]] = {}
         # Every root in order (see `ordered`), kept until a tile is laid: (rank, roots).
         self._ordered: tuple[Any, tuple[Node, ...]] | None = None
 
@@ -55,6 +58,7 @@ class AreaMap:
         c.members = dict(self.members)
         c.features = dict(self.features)
         c.by_segment = dict(self.by_segment)
+        c.first = dict(self.first)
         c._ordered = self._ordered  # the same areas: the same order
         return c
 
@@ -82,8 +86,8 @@ class AreaMap:
         kept = self._ordered
         if kept is not None and kept[0] is rank:
             return kept[1]
-        roots = tuple(sorted(self.roots(), key=lambda r: (rank.get(self.kind(r), 99),
-                                                          self.sort_key(r))))
+        nodes, first = self.nodes, self.first
+        roots = tuple(sorted(first, key=lambda r: (rank.get(nodes[r].kind, 99), first[r][0])))
         self._ordered = (rank, roots)
         return roots
 
@@ -95,14 +99,10 @@ class AreaMap:
 
     def anchor(self, root: Node) -> NodeInfo:
         """The area's first segment in reading order (row, column, segment): its name."""
-        members = self.members[self.find(root)]
-        best = min(members, key=lambda n: (self.nodes[n].cell[1], self.nodes[n].cell[0],
-                                           self.nodes[n].segment))
-        return self.nodes[best]
+        return self.nodes[self.first[self.find(root)][1]]
 
     def sort_key(self, root: Node) -> tuple[int, int, int]:
-        a = self.anchor(root)
-        return (a.cell[1], a.cell[0], a.segment)
+        return self.first[self.find(root)][0]
 
     # ------------------------------------------------------------ changes
 
@@ -129,6 +129,7 @@ class AreaMap:
                 feats[f] = feats.get(f, 0) + 1
             self.features[node] = feats
             self.by_segment[(cell, seg.index)] = node
+            self.first[node] = ((cell[1], cell[0], seg.index), node)
             touched.append(node)
         merges: list[tuple[Node, Node]] = []
         for seg in info.segments:
@@ -165,6 +166,7 @@ class AreaMap:
         for k, v in fb.items():
             merged[k] = merged.get(k, 0) + v
         self.features[a] = merged
+        self.first[a] = min(self.first[a], self.first.pop(b))
         merges.append((b, a))
         return a
 

@@ -13,6 +13,8 @@ compares a face against a handful of distinct patterns instead of every cell.
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,6 +147,9 @@ class Matcher:
         return (a, b) in self.pairs
 
 
+_READING = operator.itemgetter(1, 0)  # a cell's place in reading order: row, then column
+
+
 class Frontier:
     """Empty cells next to the board, each with the labels its edges must match.
 
@@ -195,7 +200,7 @@ class Frontier:
 
     def cells(self) -> list[Cell]:
         if self._cells is None:
-            self._cells = sorted(self.need, key=lambda c: (c[1], c[0]))
+            self._cells = sorted(self.need, key=_READING)
         return list(self._cells)
 
     def groups(self) -> dict[tuple[str | None, ...], list[Cell]]:
@@ -209,8 +214,11 @@ class Frontier:
 
 
 def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
+    """Whether every edge meets what its neighbour shows (`match`, asked without a call
+    per edge: listing placements asks this thousands of times a game)."""
+    same, pairs = match.same, match.pairs
     for have, want in zip(rotated, need):
-        if want is not None and not match(have, want):
+        if want is not None and not (same and have == want) and (have, want) not in pairs:
             return False
     return True
 
@@ -218,12 +226,25 @@ def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: M
 def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
                match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
                ) -> Iterator[tuple[str, str, Cell, int]]:
-    """Every (card, face, cell, rotation) that fits, in a stable order.
+    """Every (card, face, cell, rotation) that fits, in a stable order (that of
+    `placement_groups`: each group's rotations, each with every cell of the group)."""
+    for card, face, fit, cells in placement_groups(catalogue, frontier, cards, match, known):
+        for r in fit:
+            for cell in cells:
+                yield card, face, cell, r
+
+
+def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
+                     match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+                     ) -> Iterator[tuple[str, str, tuple[int, ...], list[Cell]]]:
+    """The placements that fit, as (card, face, rotations, cells): each of the rotations
+    fits at each of the cells. Whoever lists them all makes them without a generator
+    step for each one.
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
     that fit a pattern from one call to the next (for this catalogue and matcher only:
-    the same patterns come back turn after turn).
+    the same patterns come back turn after turn). A group's cells are not to be changed.
     """
     groups = frontier.groups()
     rotations = catalogue.lattice.rotations
@@ -237,9 +258,8 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
                                 if fits_labels(info.rotated[r], need, match))
                     if known is not None:
                         known[(card, face, need)] = fit
-                for r in fit:
-                    for cell in cells:
-                        yield card, face, cell, r
+                if fit:
+                    yield card, face, fit, cells
 
 
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,

@@ -363,8 +363,9 @@ class Placeable(Builtin):
             st = env.state
             if not st.board:
                 return True
-            return next(placements(game.catalogue, st.frontier, [f(env)], game.match), None) \
-                is not None
+            # the rotations that fit each pattern, kept by the game as listing keeps them
+            return next(placements(game.catalogue, st.frontier, [f(env)], game.match,
+                                   game.fitting), None) is not None
         return placeable
 
     def english(self, en: English, node: n.Call) -> str:
