@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.state import State
@@ -120,17 +120,18 @@ class Move:
         `Move(action, args)`, made without the frozen `__init__` setting field by field
         (a position lists dozens of moves, a game thousands)."""
         new = object.__new__
+        rest = _LISTED_DEFAULTS  # every other field at its default, as __init__ would
         out = []
         for action, args in keys:
             move = new(cls)
-            fields = move.__dict__  # each field put in, in the order __init__ would
-            fields["action"] = action
-            fields["args"] = args
-            fields["chance"] = ()
-            fields["seat"] = None
+            move.__dict__.update(action=action, args=args, **rest)
             out.append(move)
         return out
 
+
+# The fields `all_listed` leaves at their defaults: read from the class, so a field added
+# to Move later is never forgotten there.
+_LISTED_DEFAULTS = {f.name: f.default for f in fields(Move) if f.name not in ("action", "args")}
 
 PASS_MOVE = Move("pass")
 
