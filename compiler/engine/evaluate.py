@@ -71,7 +71,9 @@ class Env:
         self.drawn: list[str] = []       # outcomes used, in order (they go into the record)
         self.sampler: Any = None         # a random.Random when the engine may decide chance
         # Results of costly pure functions, kept only while nothing can change the
-        # state (listing and checking moves); None while effects run.
+        # state: while moves are listed and checked (the position's own, State.memo),
+        # and while effects run, between two statements that may change it (a block
+        # starts one, each such statement drops it: engine/effects.py). None elsewhere.
         self.memo: dict[Any, Any] | None = None
         # While a move is judged: the rules of the conditions found true, in order.
         self.cites: dict[str, None] | None = None
@@ -201,6 +203,23 @@ def pieces_at(env: Env, cell: Any) -> list[Any]:
     return kept(env, _PIECES_BY_CELL, _pieces_by_cell).get(cell, [])  # type: ignore[no-any-return]
 
 
+def cells_holding(env: Env, kind: str) -> frozenset[Any]:
+    """The cells where a piece that counts as `kind` stands, worked out once per memo:
+    `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
+    memo = env.memo
+    key = (_CELLS_HOLDING, kind)
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        game = env.game
+        found = frozenset(p.cell for p in env.state.pieces.values() if game.is_a(p.kind, kind))
+        if memo is not None:
+            memo[key] = found
+    return found
+
+
+_CELLS_HOLDING = object()
+
+
 def conjunction(items: list[Fn]) -> Fn:
     """`a and b and …`, stopping at the first false one. Two or three terms (the usual
     filter condition) are tested directly: a filter runs its condition for every tile or
@@ -248,19 +267,26 @@ def phantom_in(env: Env, values: Any) -> bool:
 
 
 def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], Any]) -> Any:
-    """`compute()`, worked out once per memo for `key`, while moves are listed or checked.
+    """`compute()`, worked out once per memo for `key`, while the state stands still (moves
+    listed or checked; effects between two statements that change something).
 
     The conditions found true while it was worked out (what a check cites, `Env.cites`) are
     kept with the value and cited again, in the same order, wherever it is used: a value
     worked out while moves were listed (nobody citing) serves the check of the move chosen,
-    which cites what it would have found. A key that cannot be one is worked out each time."""
+    which cites what it would have found. While a move is carried out, the definitions
+    that took effect (`Env.trace`) are kept and traced again the same way; a value kept
+    without them (worked out while nothing traced) is worked out again. A key that cannot
+    be one is worked out each time."""
     try:
         found = memo.get(key, _UNKEYED)
     except TypeError:  # an argument that cannot be a key: no shortcut
         return compute()
     outer = env.cites
-    if found is _UNKEYED:
+    trace = env.trace
+    if found is _UNKEYED or (trace is not None and found[2] is None):
         env.cites = inner = {}
+        if trace is not None:
+            env.trace = traced = []
         try:
             value = compute()
         finally:
@@ -268,12 +294,21 @@ def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], A
             if outer is not None:
                 for r in inner:
                     outer[r] = None
-        memo[key] = (value, tuple(inner))
+            if trace is not None:
+                env.trace = trace
+                for r in traced:
+                    if r not in trace:
+                        trace.append(r)
+        memo[key] = (value, tuple(inner), None if trace is None else tuple(traced))
         return value
-    value, cited = found
+    value, cited, traced = found
     if outer is not None:
         for r in cited:
             outer[r] = None
+    if trace is not None:
+        for r in traced:
+            if r not in trace:
+                trace.append(r)
     return value
 
 
@@ -302,6 +337,13 @@ def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | N
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._defined: dict[str, Any] | None = None
+
+    def rolls(self, node: Any) -> bool:
+        """Whether evaluating `node` may call on chance (then no memo keeps its value)."""
+        if self._defined is None:
+            self._defined = {d.id: d.expr for d in self.game.decls if isinstance(d, m.Define)}
+        return chance.rolls(node, self._defined)
 
     def __call__(self, node: Any) -> Fn:
         return getattr(self, f"c_{node.node}")(node)
@@ -727,6 +769,8 @@ class ExprCompiler:
             if cell is None or cell not in st.board:
                 return False
             if is_piece:
+                if env.memo is not None:
+                    return cell in cells_holding(env, kind)
                 return any(game.is_a(p.kind, kind) for p in pieces_at(env, cell))
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
@@ -853,18 +897,21 @@ class ExprCompiler:
         args = [self(a) for a in node.args]
         rule = next((d.rule for d in game.decls if isinstance(d, m.Define) and d.id == name), None)
 
+        chancy = self.rolls(node)
+
         def call(env: Env) -> Any:
             body, params = game.defines[name]
             values = [a(env) for a in args]
             memo = env.memo
-            if memo is not None and env.trace is None and not phantom_in(env, values):
-                # Listing or checking moves: the state stands still and no consequence
-                # asks which rules a value came from, so a definition is worked out once
-                # for its arguments (its body sees only them, the player and the state),
-                # with the conditions it found true, cited again at each use.
-                return cited_once(env, memo, (name, env.me, tuple(values)),
-                                  lambda: call_scoped(env, body, params, values))
-            value = call_scoped(env, body, params, values)
+            if memo is not None and not chancy and not phantom_in(env, values):
+                # The state stands still while a memo lives (see `Env.memo`), so a
+                # definition is worked out once for its arguments (its body sees only
+                # them, the player and the state), with the conditions it found true and
+                # the definitions that took effect, cited and traced again at each use.
+                value = cited_once(env, memo, (name, env.me, tuple(values)),
+                                   lambda: call_scoped(env, body, params, values))
+            else:
+                value = call_scoped(env, body, params, values)
             if env.trace is not None and value and rule and rule not in env.trace:
                 env.trace.append(rule)
             return value
