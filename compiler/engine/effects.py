@@ -908,10 +908,8 @@ def refers_to_lost_piece(st: State, value: Any) -> bool:
 def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> list[
         tuple[CompiledTrigger, dict[str, Any]]]:
     out = []
-    for trig in game.triggers:
+    for trig in game.on_event.get(event, ()):
         ev = trig.decl.event
-        if ev.type != event:
-            continue
         if event == "closes":
             kind = st.areas.kind(data["area"])
             if ev.kind not in ("area", kind):
