@@ -203,6 +203,22 @@ def pieces_at(env: Env, cell: Any) -> list[Any]:
     return kept(env, _PIECES_BY_CELL, _pieces_by_cell).get(cell, [])  # type: ignore[no-any-return]
 
 
+_PIECES_BY_AREA = ("pieces by area",)
+
+
+def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
+    """The board's pieces by the area their site lies in, in the order of the state's pieces;
+    False if some piece stands where no area is (then every question scans the pieces)."""
+    game, st = env.game, env.state
+    index: dict[Any, list[Any]] = {}
+    try:
+        for p in st.pieces.values():
+            index.setdefault(game.site_area(st, (p.cell, p.site)), []).append(p)
+    except KeyError:
+        return False
+    return index
+
+
 def cells_holding(env: Env, kind: str) -> frozenset[Any]:
     """The cells where a piece that counts as `kind` stands, worked out once per memo:
     `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
@@ -211,7 +227,9 @@ def cells_holding(env: Env, kind: str) -> frozenset[Any]:
     found = memo.get(key) if memo is not None else None
     if found is None:
         game = env.game
-        found = frozenset(p.cell for p in env.state.pieces.values() if game.is_a(p.kind, kind))
+        board = env.state.board
+        found = frozenset(p.cell for p in env.state.pieces.values()
+                          if p.cell in board and game.is_a(p.kind, kind))
         if memo is not None:
             memo[key] = found
     return found
@@ -312,6 +330,35 @@ def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], A
     return value
 
 
+def _reads_area(node: Any, names: set[Any]) -> bool:
+    """Whether `node` only reads the area bound to one of `names`: its kind, its attributes,
+    combined with `and`, `or`, `not` (what cites nothing, rolls nothing, fails nowhere)."""
+    if isinstance(node, n.Name):
+        return node.ref == "var" and node.id in names
+    if isinstance(node, n.IsKind):
+        return _reads_area(node.value, names)
+    if isinstance(node, n.Attr):
+        return isinstance(node.obj, n.Name) and _reads_area(node.obj, names)
+    if isinstance(node, n.Not):
+        return _reads_area(node.value, names)
+    if isinstance(node, n.Logic):
+        return all(_reads_area(x, names) for x in node.items)
+    return False
+
+
+def _gated(coll: Fn, name: str) -> Fn:
+    """The areas of `coll` that have their attribute `name` set (see `_area_attr_gate`)."""
+    def gated(env: Env) -> tuple[Any, ...]:
+        items = coll(env)
+        st = env.state
+        attrs = st.area_attrs
+        if not attrs or not items:
+            return ()
+        find = st.areas.find
+        return tuple(a for a in items if name in attrs.get(find(a), ()))
+    return gated
+
+
 def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | None:
     """(K, the rest of the condition or None) if `node` is `sites where it is K and …`: every
     site of the board, filtered first by its kind. Testing the kind is pure (no rule is cited
@@ -409,6 +456,17 @@ class ExprCompiler:
                     return tuple(p.id for p in here
                                  if (kind is None or game.is_a(p.kind, kind))
                                  and (owner is None or p.owner == o))
+                if within_type == "area" and env.memo is not None:
+                    # The pieces in one area (an index kept per memo, in the same order).
+                    index = kept(env, _PIECES_BY_AREA, _pieces_by_area)
+                    if index is not False:
+                        o = owner(env) if owner is not None else None
+                        here = index.get(within(env), ())  # type: ignore[union-attr]
+                        if not here:
+                            return ()
+                        return tuple(p.id for p in here
+                                     if (kind is None or game.is_a(p.kind, kind))
+                                     and (owner is None or p.owner == o))
                 if kind is None:
                     ps = list(st.pieces.values())
                 else:
@@ -575,6 +633,9 @@ class ExprCompiler:
             if rest is None:
                 return coll
             node = node.model_copy(update={"cond": rest})
+        gate = self._area_attr_gate(node, alias)
+        if gate is not None:
+            coll = _gated(coll, gate)
         hoisted = hoisted_and(self, node.cond, alias)
         if hoisted is None:
             cond = self(node.cond)
@@ -590,6 +651,28 @@ class ExprCompiler:
                     end(saved)
             return filtered_hoisted
         return self._filter_loop(coll, cond, alias)
+
+    def _area_attr_gate(self, node: n.Filtered, alias: str | None) -> str | None:
+        """X if `node` is `areas where … and it.X and …`, X an attribute the rules declare
+        for areas, after nothing but plain readings of the area (its kind, its attributes):
+        an area that never had X set reads X as its default, which is false, so the
+        condition fails there at X whatever came before, and the area need not be tested
+        (reading an area's kind or attribute cites nothing and changes nothing)."""
+        coll = node.collection
+        if not (isinstance(coll, n.Name) and coll.ref == "builtin" and coll.id == "areas"):
+            return None
+        names = {"it", alias} - {None}
+        cond = node.cond
+        items = list(cond.items) if isinstance(cond, n.Logic) and cond.op == "and" else [cond]
+        for item in items:
+            if isinstance(item, n.Attr) and isinstance(item.obj, n.Name) and \
+                    item.obj.ref == "var" and item.obj.id in names and \
+                    ATTRIBUTES.get(("area", item.name)) is None and \
+                    self.game.category(item.name) not in ("resource", "family"):
+                return item.name
+            if not _reads_area(item, names):
+                return None
+        return None
 
     def _sites_of_kind(self, kind: str) -> Fn:
         """The board's sites of one kind, in the order of `sites` (indexed once per memo)."""
@@ -778,7 +861,18 @@ class ExprCompiler:
         if t == "tile":
             return lambda env: tile_has(env, f(env))
         if t == "set:tile":
+            # `neighbours(t) has K`: a builtin of bound names, which cites nothing and rolls
+            # nothing, need not be worked out when no piece of kind K stands anywhere.
+            v = node.value
+            quiet = isinstance(v, n.Call) and not v.defined and not v.ability and \
+                v.func != "die" and all(isinstance(a, n.Name) and a.ref == "var" for a in v.args)
+
             def some_tile_has(env: Env) -> bool:
+                if is_piece and env.memo is not None:  # one set asked for every tile
+                    holding = cells_holding(env, kind)
+                    if not holding and quiet:
+                        return False
+                    return any(c in holding for c in f(env))
                 for c in f(env):
                     if tile_has(env, c):
                         return True
@@ -900,20 +994,38 @@ class ExprCompiler:
         chancy = self.rolls(node)
 
         def call(env: Env) -> Any:
-            body, params = game.defines[name]
             values = [a(env) for a in args]
             memo = env.memo
+            trace = env.trace
             if memo is not None and not chancy and not phantom_in(env, values):
                 # The state stands still while a memo lives (see `Env.memo`), so a
                 # definition is worked out once for its arguments (its body sees only
                 # them, the player and the state), with the conditions it found true and
                 # the definitions that took effect, cited and traced again at each use.
-                value = cited_once(env, memo, (name, env.me, tuple(values)),
-                                   lambda: call_scoped(env, body, params, values))
+                key = (name, env.me, tuple(values))
+                try:
+                    found = memo.get(key)
+                except TypeError:  # an argument that cannot be a key (cited_once says so)
+                    found = None
+                if found is not None and (trace is None or found[2] is not None):
+                    # Kept: `cited_once`'s own shortcut, without a call.
+                    value, cited, traced = found
+                    if cited and env.cites is not None:
+                        for r in cited:
+                            env.cites[r] = None
+                    if traced and trace is not None:
+                        for r in traced:
+                            if r not in trace:
+                                trace.append(r)
+                else:
+                    body, params = game.defines[name]
+                    value = cited_once(env, memo, key,
+                                       lambda: call_scoped(env, body, params, values))
             else:
+                body, params = game.defines[name]
                 value = call_scoped(env, body, params, values)
-            if env.trace is not None and value and rule and rule not in env.trace:
-                env.trace.append(rule)
+            if trace is not None and value and rule and rule not in trace:
+                trace.append(rule)
             return value
 
         condition_rule = game.conditions.get(name)
