@@ -859,6 +859,19 @@ class ExprCompiler:
             return kind in game.catalogue.faces[(card, face)].features
 
         if t == "tile":
+            if is_piece:
+                holding_key = (_CELLS_HOLDING, kind)
+
+                def tile_has_piece(env: Env) -> bool:
+                    cell = f(env)
+                    memo = env.memo
+                    if memo is None:
+                        return tile_has(env, cell)
+                    holding = memo.get(holding_key)  # `cells_holding`, kept
+                    if holding is None:
+                        holding = cells_holding(env, kind)
+                    return cell in holding
+                return tile_has_piece
             return lambda env: tile_has(env, f(env))
         if t == "set:tile":
             # `neighbours(t) has K`: a builtin of bound names, which cites nothing and rolls
@@ -997,7 +1010,8 @@ class ExprCompiler:
             values = [a(env) for a in args]
             memo = env.memo
             trace = env.trace
-            if memo is not None and not chancy and not phantom_in(env, values):
+            if memo is not None and not chancy and \
+                    not (env.state.gone and phantom_in(env, values)):
                 # The state stands still while a memo lives (see `Env.memo`), so a
                 # definition is worked out once for its arguments (its body sees only
                 # them, the player and the state), with the conditions it found true and
