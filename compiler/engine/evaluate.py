@@ -347,15 +347,17 @@ def _reads_area(node: Any, names: set[Any]) -> bool:
 
 
 def _gated(coll: Fn, name: str) -> Fn:
-    """The areas of `coll` that have their attribute `name` set (see `_area_attr_gate`)."""
+    """The areas of `coll` (every area's root: the `areas` builtin) that have their attribute
+    `name` set (see `_area_attr_gate`)."""
     def gated(env: Env) -> tuple[Any, ...]:
         items = coll(env)
-        st = env.state
-        attrs = st.area_attrs
-        if not attrs or not items:
+        # The areas are roots (every area's, as the area map has them now), and an area's
+        # attributes are kept under its root: those that have `name` set, once, then each
+        # area looked up in them.
+        having = {r for r, d in env.state.area_attrs.items() if name in d}
+        if not having or not items:
             return ()
-        find = st.areas.find
-        return tuple(a for a in items if name in attrs.get(find(a), ()))
+        return tuple(a for a in items if a in having)
     return gated
 
 
