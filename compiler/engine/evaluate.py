@@ -239,7 +239,7 @@ _CELLS_HOLDING = object()
 
 
 def conjunction(items: list[Fn]) -> Fn:
-    """`a and b and …`, stopping at the first false one. Two or three terms (the usual
+    """`a and b and …`, stopping at the first false one. Two to four terms (the usual
     filter condition) are tested directly: a filter runs its condition for every tile or
     site, and a generator per test would cost more than the test."""
     if len(items) == 2:
@@ -248,6 +248,9 @@ def conjunction(items: list[Fn]) -> Fn:
     if len(items) == 3:
         a, b, c = items
         return lambda env: bool(a(env) and b(env) and c(env))
+    if len(items) == 4:
+        a, b, c, d = items
+        return lambda env: bool(a(env) and b(env) and c(env) and d(env))
 
     def every(env: Env) -> bool:
         for f in items:
@@ -265,6 +268,9 @@ def disjunction(items: list[Fn]) -> Fn:
     if len(items) == 3:
         a, b, c = items
         return lambda env: bool(a(env) or b(env) or c(env))
+    if len(items) == 4:
+        a, b, c, d = items
+        return lambda env: bool(a(env) or b(env) or c(env) or d(env))
 
     def some(env: Env) -> bool:
         for f in items:
@@ -284,7 +290,8 @@ def phantom_in(env: Env, values: Any) -> bool:
     return bool(env.state.gone) and -1 in env.state.gone and -1 in values
 
 
-def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], Any]) -> Any:
+def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[..., Any],
+               *args: Any) -> Any:
     """`compute()`, worked out once per memo for `key`, while the state stands still (moves
     listed or checked; effects between two statements that change something).
 
@@ -294,11 +301,11 @@ def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], A
     which cites what it would have found. While a move is carried out, the definitions
     that took effect (`Env.trace`) are kept and traced again the same way; a value kept
     without them (worked out while nothing traced) is worked out again. A key that cannot
-    be one is worked out each time."""
+    be one is worked out each time. (`compute(*args)`: no closure made at every call.)"""
     try:
         found = memo.get(key, _UNKEYED)
     except TypeError:  # an argument that cannot be a key: no shortcut
-        return compute()
+        return compute(*args)
     outer = env.cites
     trace = env.trace
     if found is _UNKEYED or (trace is not None and found[2] is None):
@@ -306,7 +313,7 @@ def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], A
         if trace is not None:
             env.trace = traced = []
         try:
-            value = compute()
+            value = compute(*args)
         finally:
             env.cites = outer
             if outer is not None:
@@ -1036,7 +1043,7 @@ class ExprCompiler:
                 else:
                     body, params = game.defines[name]
                     value = cited_once(env, memo, key,
-                                       lambda: call_scoped(env, body, params, values))
+                                       call_scoped, env, body, params, values)
             else:
                 body, params = game.defines[name]
                 value = call_scoped(env, body, params, values)

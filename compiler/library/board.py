@@ -498,7 +498,7 @@ class _Reach(Builtin):
                 seen = tuple(vars.get(v, _UNSET) for v in mentioned)
                 if not phantom_in(env, seen):
                     return cited_once(env, memo, (site_key, env.me, seen),  # type: ignore[no-any-return]
-                                      lambda: walked(env, memo))
+                                      walked, env, memo)
             return walked(env, memo)
 
         def walked(env: Env, memo: dict[Any, Any] | None) -> tuple[Any, ...]:
