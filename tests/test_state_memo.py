@@ -96,3 +96,50 @@ def test_a_check_cites_the_conditions_found_true_while_the_moves_were_listed(tmp
     warm: dict[str, None] = {}
     assert check(game, st, brag, {"k": 1}, warm) == []
     assert warm == cold
+
+
+TWICE = '''
+    rule main.brag "Bragging" {
+        text """A player without points may brag for one; still without any, five more."""
+        action brag "brag" {
+            notation "brag"
+            if pointless(me) {
+                give 1 points to me
+            }
+            if pointless(me) {
+                give 5 points to me
+            }
+        }
+        define pointless(p) "{p} has no points" = p.points == 0
+    }
+    rule main.bold "Boldness" {'''
+
+
+def test_effects_do_not_trust_what_was_worked_out_before_a_change(tmp_path) -> None:
+    """While effects run, a definition is kept between two statements that change nothing
+    (engine/effects.py); the first `give` changes Ann's points, so the second `if` works
+    `pointless(me)` out again: one point, not six."""
+    from tests.test_citations import GAME, load
+    text = GAME.replace('''
+    rule main.bold "Boldness" {''', TWICE).replace("must one of stake", "must one of stake, brag")
+    pos = load(tmp_path, text).start(2, stacks=[["s1", "s2"]])
+    assert pos.apply("brag").scores()["ann"] == 1
+
+
+def test_a_value_that_rolls_a_die_is_never_kept() -> None:
+    """`chance.rolls`: a die, directly or in a definition called (at any depth), makes an
+    expression's value a fresh roll at every use; other definitions may be kept."""
+    from compiler.engine.chance import rolls
+    from compiler.ir import nodes as n
+
+    def call(func: str, defined: bool = False) -> n.Call:
+        return n.Call(func=func, args=[n.Number(value=6)] if func == "die" else [],
+                      defined=defined)
+
+    defines = {"roll": call("die"), "twice": n.Arith(first=call("roll", True),
+                                                   rest=[("+", call("roll", True))]),
+               "calm": n.Number(value=1)}
+    assert rolls(call("die"), defines)
+    assert rolls(call("twice", True), defines)
+    assert not rolls(call("calm", True), defines)
+    assert not rolls(n.Arith(first=call("calm", True), rest=[("+", n.Number(value=2))]), defines)

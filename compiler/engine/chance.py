@@ -52,6 +52,27 @@ def shuffles(decls: Iterable[Any]) -> bool:
     return False
 
 
+def rolls(node: Any, defines: dict[str, Any], seen: frozenset[str] = frozenset()) -> bool:
+    """Whether evaluating the expression `node` may call on chance (a die, directly or in a
+    definition it calls, `defines`: name -> expression; a card's value ability, whose body
+    is the card's, is taken to): such a value is worked out afresh at every use, never
+    kept in a memo, so that each roll is a roll of its own."""
+    stack: list[Any] = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, n.Call):
+            if x.ability or (x.func == "die" and not x.defined):
+                return True
+            if x.defined and x.func not in seen and x.func in defines and \
+                    rolls(defines[x.func], defines, seen | {x.func}):
+                return True
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, BaseModel):
+            stack.extend(getattr(x, f) for f in type(x).model_fields)
+    return False
+
+
 def label(game: Game, key: ZoneKey) -> str:
     """How an outcome names the zone: `deck`, or `hand.red` for one player's."""
     name = game.zones[key[0]].id

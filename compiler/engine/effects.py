@@ -50,6 +50,27 @@ def note(env: Env, what: str, rule: str | None, text: str, *, also: tuple[str, .
     env.log.append(Consequence(what, rule, text, data, [r for r in found if r != rule]))
 
 
+# Statements that change nothing themselves (what they run may: each statement of their
+# bodies is judged on its own).
+_READ_ONLY = frozenset({"for_each", "if", "let", "apply"})
+
+
+def _changes(run: Run) -> Run:
+    """A statement that may change the state: it runs without a memo (a value it works out
+    after its change must see the change), and the memo its block kept is dropped after it,
+    for a fresh one: nothing worked out before the change is trusted after it."""
+    def changes(env: Env) -> None:
+        if env.memo is None:
+            run(env)
+            return
+        env.memo = None
+        try:
+            run(env)
+        finally:
+            env.memo = {}
+    return changes
+
+
 class StmtCompiler:
     def __init__(self, game: Game) -> None:
         from compiler.engine.formula import FormulaReader
@@ -60,7 +81,7 @@ class StmtCompiler:
     def block(self, body: list[Any]) -> Run:
         steps = [self(s) for s in body]
 
-        def run(env: Env) -> None:
+        def statements(env: Env) -> None:
             for s in steps:
                 if env.trace is None:
                     s(env)
@@ -72,10 +93,24 @@ class StmtCompiler:
                     # spared a piece): they still decided the move.
                     env.decided += [r for r in env.trace if r not in env.decided]
                     env.trace.clear()
+
+        def run(env: Env) -> None:
+            if env.memo is not None:  # a block within a block: its memo goes on
+                statements(env)
+                return
+            # Effects begin: what their expressions work out is kept until a statement
+            # changes the state (see `_changes`); the code that runs between effects
+            # (the turn moving on) writes the state too, so the memo ends with them.
+            env.memo = {}
+            try:
+                statements(env)
+            finally:
+                env.memo = None
         return run
 
     def __call__(self, node: Any) -> Run:
-        return getattr(self, f"s_{node.node}")(node)
+        run = getattr(self, f"s_{node.node}")(node)
+        return run if node.node in _READ_ONLY else _changes(run)
 
     # ------------------------------------------------------------ pieces
 
@@ -873,10 +908,8 @@ def refers_to_lost_piece(st: State, value: Any) -> bool:
 def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> list[
         tuple[CompiledTrigger, dict[str, Any]]]:
     out = []
-    for trig in game.triggers:
+    for trig in game.on_event.get(event, ()):
         ev = trig.decl.event
-        if ev.type != event:
-            continue
         if event == "closes":
             kind = st.areas.kind(data["area"])
             if ev.kind not in ("area", kind):

@@ -71,7 +71,9 @@ class Env:
         self.drawn: list[str] = []       # outcomes used, in order (they go into the record)
         self.sampler: Any = None         # a random.Random when the engine may decide chance
         # Results of costly pure functions, kept only while nothing can change the
-        # state (listing and checking moves); None while effects run.
+        # state: while moves are listed and checked (the position's own, State.memo),
+        # and while effects run, between two statements that may change it (a block
+        # starts one, each such statement drops it: engine/effects.py). None elsewhere.
         self.memo: dict[Any, Any] | None = None
         # While a move is judged: the rules of the conditions found true, in order.
         self.cites: dict[str, None] | None = None
@@ -201,8 +203,43 @@ def pieces_at(env: Env, cell: Any) -> list[Any]:
     return kept(env, _PIECES_BY_CELL, _pieces_by_cell).get(cell, [])  # type: ignore[no-any-return]
 
 
+_PIECES_BY_AREA = ("pieces by area",)
+
+
+def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
+    """The board's pieces by the area their site lies in, in the order of the state's pieces;
+    False if some piece stands where no area is (then every question scans the pieces)."""
+    game, st = env.game, env.state
+    index: dict[Any, list[Any]] = {}
+    try:
+        for p in st.pieces.values():
+            index.setdefault(game.site_area(st, (p.cell, p.site)), []).append(p)
+    except KeyError:
+        return False
+    return index
+
+
+def cells_holding(env: Env, kind: str) -> frozenset[Any]:
+    """The cells where a piece that counts as `kind` stands, worked out once per memo:
+    `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
+    memo = env.memo
+    key = (_CELLS_HOLDING, kind)
+    found = memo.get(key) if memo is not None else None
+    if found is None:
+        game = env.game
+        board = env.state.board
+        found = frozenset(p.cell for p in env.state.pieces.values()
+                          if p.cell in board and game.is_a(p.kind, kind))
+        if memo is not None:
+            memo[key] = found
+    return found
+
+
+_CELLS_HOLDING = object()
+
+
 def conjunction(items: list[Fn]) -> Fn:
-    """`a and b and …`, stopping at the first false one. Two or three terms (the usual
+    """`a and b and …`, stopping at the first false one. Two to four terms (the usual
     filter condition) are tested directly: a filter runs its condition for every tile or
     site, and a generator per test would cost more than the test."""
     if len(items) == 2:
@@ -211,6 +248,9 @@ def conjunction(items: list[Fn]) -> Fn:
     if len(items) == 3:
         a, b, c = items
         return lambda env: bool(a(env) and b(env) and c(env))
+    if len(items) == 4:
+        a, b, c, d = items
+        return lambda env: bool(a(env) and b(env) and c(env) and d(env))
 
     def every(env: Env) -> bool:
         for f in items:
@@ -228,6 +268,9 @@ def disjunction(items: list[Fn]) -> Fn:
     if len(items) == 3:
         a, b, c = items
         return lambda env: bool(a(env) or b(env) or c(env))
+    if len(items) == 4:
+        a, b, c, d = items
+        return lambda env: bool(a(env) or b(env) or c(env) or d(env))
 
     def some(env: Env) -> bool:
         for f in items:
@@ -247,34 +290,82 @@ def phantom_in(env: Env, values: Any) -> bool:
     return bool(env.state.gone) and -1 in env.state.gone and -1 in values
 
 
-def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[[], Any]) -> Any:
-    """`compute()`, worked out once per memo for `key`, while moves are listed or checked.
+def cited_once(env: Env, memo: dict[Any, Any], key: Any, compute: Callable[..., Any],
+               *args: Any) -> Any:
+    """`compute()`, worked out once per memo for `key`, while the state stands still (moves
+    listed or checked; effects between two statements that change something).
 
     The conditions found true while it was worked out (what a check cites, `Env.cites`) are
     kept with the value and cited again, in the same order, wherever it is used: a value
     worked out while moves were listed (nobody citing) serves the check of the move chosen,
-    which cites what it would have found. A key that cannot be one is worked out each time."""
+    which cites what it would have found. While a move is carried out, the definitions
+    that took effect (`Env.trace`) are kept and traced again the same way; a value kept
+    without them (worked out while nothing traced) is worked out again. A key that cannot
+    be one is worked out each time. (`compute(*args)`: no closure made at every call.)"""
     try:
         found = memo.get(key, _UNKEYED)
     except TypeError:  # an argument that cannot be a key: no shortcut
-        return compute()
+        return compute(*args)
     outer = env.cites
-    if found is _UNKEYED:
+    trace = env.trace
+    if found is _UNKEYED or (trace is not None and found[2] is None):
         env.cites = inner = {}
+        if trace is not None:
+            env.trace = traced = []
         try:
-            value = compute()
+            value = compute(*args)
         finally:
             env.cites = outer
             if outer is not None:
                 for r in inner:
                     outer[r] = None
-        memo[key] = (value, tuple(inner))
+            if trace is not None:
+                env.trace = trace
+                for r in traced:
+                    if r not in trace:
+                        trace.append(r)
+        memo[key] = (value, tuple(inner), None if trace is None else tuple(traced))
         return value
-    value, cited = found
+    value, cited, traced = found
     if outer is not None:
         for r in cited:
             outer[r] = None
+    if trace is not None:
+        for r in traced:
+            if r not in trace:
+                trace.append(r)
     return value
+
+
+def _reads_area(node: Any, names: set[Any]) -> bool:
+    """Whether `node` only reads the area bound to one of `names`: its kind, its attributes,
+    combined with `and`, `or`, `not` (what cites nothing, rolls nothing, fails nowhere)."""
+    if isinstance(node, n.Name):
+        return node.ref == "var" and node.id in names
+    if isinstance(node, n.IsKind):
+        return _reads_area(node.value, names)
+    if isinstance(node, n.Attr):
+        return isinstance(node.obj, n.Name) and _reads_area(node.obj, names)
+    if isinstance(node, n.Not):
+        return _reads_area(node.value, names)
+    if isinstance(node, n.Logic):
+        return all(_reads_area(x, names) for x in node.items)
+    return False
+
+
+def _gated(coll: Fn, name: str) -> Fn:
+    """The areas of `coll` (every area's root: the `areas` builtin) that have their attribute
+    `name` set (see `_area_attr_gate`)."""
+    def gated(env: Env) -> tuple[Any, ...]:
+        items = coll(env)
+        # The areas are roots (every area's, as the area map has them now), and an area's
+        # attributes are kept under its root: those that have `name` set, once, then each
+        # area looked up in them.
+        having = {r for r, d in env.state.area_attrs.items() if name in d}
+        if not having or not items:
+            return ()
+        return tuple(a for a in items if a in having)
+    return gated
 
 
 def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | None:
@@ -302,6 +393,13 @@ def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | N
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._defined: dict[str, Any] | None = None
+
+    def rolls(self, node: Any) -> bool:
+        """Whether evaluating `node` may call on chance (then no memo keeps its value)."""
+        if self._defined is None:
+            self._defined = {d.id: d.expr for d in self.game.decls if isinstance(d, m.Define)}
+        return chance.rolls(node, self._defined)
 
     def __call__(self, node: Any) -> Fn:
         return getattr(self, f"c_{node.node}")(node)
@@ -367,6 +465,17 @@ class ExprCompiler:
                     return tuple(p.id for p in here
                                  if (kind is None or game.is_a(p.kind, kind))
                                  and (owner is None or p.owner == o))
+                if within_type == "area" and env.memo is not None:
+                    # The pieces in one area (an index kept per memo, in the same order).
+                    index = kept(env, _PIECES_BY_AREA, _pieces_by_area)
+                    if index is not False:
+                        o = owner(env) if owner is not None else None
+                        here = index.get(within(env), ())  # type: ignore[union-attr]
+                        if not here:
+                            return ()
+                        return tuple(p.id for p in here
+                                     if (kind is None or game.is_a(p.kind, kind))
+                                     and (owner is None or p.owner == o))
                 if kind is None:
                     ps = list(st.pieces.values())
                 else:
@@ -533,6 +642,9 @@ class ExprCompiler:
             if rest is None:
                 return coll
             node = node.model_copy(update={"cond": rest})
+        gate = self._area_attr_gate(node, alias)
+        if gate is not None:
+            coll = _gated(coll, gate)
         hoisted = hoisted_and(self, node.cond, alias)
         if hoisted is None:
             cond = self(node.cond)
@@ -548,6 +660,28 @@ class ExprCompiler:
                     end(saved)
             return filtered_hoisted
         return self._filter_loop(coll, cond, alias)
+
+    def _area_attr_gate(self, node: n.Filtered, alias: str | None) -> str | None:
+        """X if `node` is `areas where … and it.X and …`, X an attribute the rules declare
+        for areas, after nothing but plain readings of the area (its kind, its attributes):
+        an area that never had X set reads X as its default, which is false, so the
+        condition fails there at X whatever came before, and the area need not be tested
+        (reading an area's kind or attribute cites nothing and changes nothing)."""
+        coll = node.collection
+        if not (isinstance(coll, n.Name) and coll.ref == "builtin" and coll.id == "areas"):
+            return None
+        names = {"it", alias} - {None}
+        cond = node.cond
+        items = list(cond.items) if isinstance(cond, n.Logic) and cond.op == "and" else [cond]
+        for item in items:
+            if isinstance(item, n.Attr) and isinstance(item.obj, n.Name) and \
+                    item.obj.ref == "var" and item.obj.id in names and \
+                    ATTRIBUTES.get(("area", item.name)) is None and \
+                    self.game.category(item.name) not in ("resource", "family"):
+                return item.name
+            if not _reads_area(item, names):
+                return None
+        return None
 
     def _sites_of_kind(self, kind: str) -> Fn:
         """The board's sites of one kind, in the order of `sites` (indexed once per memo)."""
@@ -727,14 +861,40 @@ class ExprCompiler:
             if cell is None or cell not in st.board:
                 return False
             if is_piece:
+                if env.memo is not None:
+                    return cell in cells_holding(env, kind)
                 return any(game.is_a(p.kind, kind) for p in pieces_at(env, cell))
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
 
         if t == "tile":
+            if is_piece:
+                holding_key = (_CELLS_HOLDING, kind)
+
+                def tile_has_piece(env: Env) -> bool:
+                    cell = f(env)
+                    memo = env.memo
+                    if memo is None:
+                        return tile_has(env, cell)
+                    holding = memo.get(holding_key)  # `cells_holding`, kept
+                    if holding is None:
+                        holding = cells_holding(env, kind)
+                    return cell in holding
+                return tile_has_piece
             return lambda env: tile_has(env, f(env))
         if t == "set:tile":
+            # `neighbours(t) has K`: a builtin of bound names, which cites nothing and rolls
+            # nothing, need not be worked out when no piece of kind K stands anywhere.
+            v = node.value
+            quiet = isinstance(v, n.Call) and not v.defined and not v.ability and \
+                v.func != "die" and all(isinstance(a, n.Name) and a.ref == "var" for a in v.args)
+
             def some_tile_has(env: Env) -> bool:
+                if is_piece and env.memo is not None:  # one set asked for every tile
+                    holding = cells_holding(env, kind)
+                    if not holding and quiet:
+                        return False
+                    return any(c in holding for c in f(env))
                 for c in f(env):
                     if tile_has(env, c):
                         return True
@@ -853,20 +1013,42 @@ class ExprCompiler:
         args = [self(a) for a in node.args]
         rule = next((d.rule for d in game.decls if isinstance(d, m.Define) and d.id == name), None)
 
+        chancy = self.rolls(node)
+
         def call(env: Env) -> Any:
-            body, params = game.defines[name]
             values = [a(env) for a in args]
             memo = env.memo
-            if memo is not None and env.trace is None and not phantom_in(env, values):
-                # Listing or checking moves: the state stands still and no consequence
-                # asks which rules a value came from, so a definition is worked out once
-                # for its arguments (its body sees only them, the player and the state),
-                # with the conditions it found true, cited again at each use.
-                return cited_once(env, memo, (name, env.me, tuple(values)),
-                                  lambda: call_scoped(env, body, params, values))
-            value = call_scoped(env, body, params, values)
-            if env.trace is not None and value and rule and rule not in env.trace:
-                env.trace.append(rule)
+            trace = env.trace
+            if memo is not None and not chancy and \
+                    not (env.state.gone and phantom_in(env, values)):
+                # The state stands still while a memo lives (see `Env.memo`), so a
+                # definition is worked out once for its arguments (its body sees only
+                # them, the player and the state), with the conditions it found true and
+                # the definitions that took effect, cited and traced again at each use.
+                key = (name, env.me, tuple(values))
+                try:
+                    found = memo.get(key)
+                except TypeError:  # an argument that cannot be a key (cited_once says so)
+                    found = None
+                if found is not None and (trace is None or found[2] is not None):
+                    # Kept: `cited_once`'s own shortcut, without a call.
+                    value, cited, traced = found
+                    if cited and env.cites is not None:
+                        for r in cited:
+                            env.cites[r] = None
+                    if traced and trace is not None:
+                        for r in traced:
+                            if r not in trace:
+                                trace.append(r)
+                else:
+                    body, params = game.defines[name]
+                    value = cited_once(env, memo, key,
+                                       call_scoped, env, body, params, values)
+            else:
+                body, params = game.defines[name]
+                value = call_scoped(env, body, params, values)
+            if trace is not None and value and rule and rule not in trace:
+                trace.append(rule)
             return value
 
         condition_rule = game.conditions.get(name)

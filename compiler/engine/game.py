@@ -70,6 +70,7 @@ class Game:
         self.ruleset = ruleset
         decls = ruleset.all_decls()
         self.decls = decls
+        self._attribute_defaults: dict[tuple[str, str], Any] = {}  # see attribute_default
         lattice_name = next((d.name for d in decls if isinstance(d, m.LatticeDecl)), "triangle")
         self.lattice: Lattice = LATTICES[lattice_name]
         # Cards are tiles too: a card without faces of its own is laid by `front` or `down`.
@@ -203,10 +204,13 @@ class Game:
                     where=self.expr(d.where) if d.where is not None else None,
                     body=self.stmt.block(d.body), rule=d.rule))
         # The triggers of each moment (`at the start of step X`, …), in declaration order:
-        # the engine asks at every step's start and end.
+        # the engine asks at every step's start and end; and of each other event (a piece
+        # enters, an area closes, …), asked at every such event.
         self.at_moment: dict[tuple[str, str, str | None], list[CompiledTrigger]] = {}
+        self.on_event: dict[str, list[CompiledTrigger]] = {}
         for trig in self.triggers:
             ev = trig.decl.event
+            self.on_event.setdefault(ev.type, []).append(trig)
             if ev.type == "moment":
                 which = ev.step if ev.target == "step" else ev.round if ev.target == "round" \
                     else None
@@ -236,11 +240,18 @@ class Game:
         return decl.title
 
     def attribute_default(self, area_kind: str, name: str) -> Any:
+        """What an area's attribute reads before it is set (found once per kind and name:
+        rules read it of every area, again and again)."""
+        key = (area_kind, name)
+        try:
+            return self._attribute_defaults[key]
+        except KeyError:
+            pass
         decl = self.kinds[area_kind][1]
-        for a in decl.attributes:
-            if a.name == name:
-                return {"player": None, "bool": False, "int": 0}[a.type]
-        return None
+        found = next(({"player": None, "bool": False, "int": 0}[a.type]
+                      for a in decl.attributes if a.name == name), None)
+        self._attribute_defaults[key] = found
+        return found
 
     def is_a(self, piece_kind: str, kind: str) -> bool:
         """Whether a piece of `piece_kind` counts as `kind` (itself or along `counts as`)."""

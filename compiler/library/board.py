@@ -484,11 +484,12 @@ class _Reach(Builtin):
         # mention (a definition's body sees only its own parameters) and the player.
         mentioned = tuple(sorted(n.names_in(node)))
         site_key = object()  # this call site
+        chancy = cx.rolls(node)  # arguments that roll a die are evaluated at every use
 
         def reach(env: Env) -> tuple[Any, ...]:
             from compiler.engine.evaluate import cited_once, phantom_in
             memo = env.memo
-            if memo is not None:
+            if memo is not None and not chancy:
                 # While the memo lives the state stands still, so the call site, the
                 # player and the values of the variables its arguments mention say
                 # everything: a repeat costs no evaluation of its arguments (which
@@ -498,7 +499,7 @@ class _Reach(Builtin):
                 seen = tuple(vars.get(v, _UNSET) for v in mentioned)
                 if not phantom_in(env, seen):
                     return cited_once(env, memo, (site_key, env.me, seen),  # type: ignore[no-any-return]
-                                      lambda: walked(env, memo))
+                                      walked, env, memo)
             return walked(env, memo)
 
         def walked(env: Env, memo: dict[Any, Any] | None) -> tuple[Any, ...]:
