@@ -124,7 +124,12 @@ class Move:
         out = []
         for action, args in keys:
             move = new(cls)
-            move.__dict__.update(action=action, args=args, **rest)
+            # set one by one, then the defaults: no keyword dict made for every move, and
+            # the fields in __init__'s order
+            d = move.__dict__
+            d["action"] = action
+            d["args"] = args
+            d.update(rest)
             out.append(move)
         return out
 
