@@ -495,7 +495,11 @@ class ExprCompiler:
                         ws = set(w)
                         ps = [p for p in ps if p.cell in ws]
                     elif within_type == "area":
-                        ps = [p for p in ps if game.site_area(st, (p.cell, p.site)) == w]
+                        # only pieces on the area's tiles can be in it: a set lookup
+                        # first, the site's area only for those
+                        on = st.areas.cells.get(w)
+                        ps = [p for p in ps if (on is None or p.cell in on)
+                              and game.site_area(st, (p.cell, p.site)) == w]
                     elif within_type == "site":
                         ps = [p for p in ps if (p.cell, p.site) == w]
                     elif within_type == "set:site":
