@@ -546,10 +546,9 @@ class ExprCompiler:
                     roots = {st.areas.area_of(cell, s.index)
                              for s in game.catalogue.faces[(card, face)].segments}
                 else:
-                    every = game.all_areas(st)
                     if kind is None:
-                        return every
-                    return tuple(r for r in every if st.areas.kind(r) == kind)
+                        return game.all_areas(st)
+                    return game.areas_of_kind(st, kind)
                 roots = [r for r in roots if kind is None or st.areas.kind(r) == kind]
                 return tuple(game.sorted_areas(st, roots))
             return areas

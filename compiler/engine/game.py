@@ -412,6 +412,10 @@ class Game:
         laid)."""
         return st.areas.ordered(self.area_order)
 
+    def areas_of_kind(self, st: State, kind: str) -> tuple[Node, ...]:
+        """The areas of one kind, in the order of `all_areas` (kept as they are)."""
+        return st.areas.ordered_of_kind(self.area_order, kind)
+
     def sorted_areas(self, st: State, roots: Any) -> list[Node]:
         areas = st.areas
         return sorted({areas.find(r) for r in roots},

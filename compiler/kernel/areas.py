@@ -46,8 +46,9 @@ class AreaMap:
         # Each root's anchor (see `anchor`) as ((row, column, segment), node): the smaller of
         # the two anchors when areas join, so naming or ordering an area never scans it.
         self.first: dict[Node, tuple[tuple[int, int, int], Node]] = {}
-        # Every root in order (see `ordered`), kept until a tile is laid: (rank, roots).
-        self._ordered: tuple[Any, tuple[Node, ...]] | None = None
+        # Every root in order (see `ordered`), kept until a tile is laid: (rank, roots,
+        # those roots by kind, filled as asked: see `ordered_of_kind`).
+        self._ordered: tuple[Any, tuple[Node, ...], dict[str, tuple[Node, ...]]] | None = None
 
     def copy(self) -> AreaMap:
         c = AreaMap.__new__(AreaMap)
@@ -88,8 +89,19 @@ class AreaMap:
             return kept[1]
         nodes, first = self.nodes, self.first
         roots = tuple(sorted(first, key=lambda r: (rank.get(nodes[r].kind, 99), first[r][0])))
-        self._ordered = (rank, roots)
+        self._ordered = (rank, roots, {})
         return roots
+
+    def ordered_of_kind(self, rank: Mapping[str, int], kind: str) -> tuple[Node, ...]:
+        """The roots of `ordered` of one kind, in that order; kept with them (the copies
+        that share them have the same areas, and a tile laid drops them)."""
+        roots = self.ordered(rank)
+        by_kind = self._ordered[2]  # type: ignore[index]
+        found = by_kind.get(kind)
+        if found is None:
+            nodes = self.nodes
+            found = by_kind[kind] = tuple(r for r in roots if nodes[r].kind == kind)
+        return found
 
     def kind(self, root: Node) -> str:
         return self.nodes[root].kind
