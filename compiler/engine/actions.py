@@ -26,7 +26,7 @@ from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.kernel.tiles import placement_groups, placements
-from compiler.library import LIBRARY
+from compiler.library import ATTRIBUTES, LIBRARY
 from compiler.library.core import UNBOUND, restore_var
 
 if TYPE_CHECKING:
@@ -81,6 +81,8 @@ class CompiledAction:
     # The prohibitions that may concern an arrival of each kind in this action, worked
     # out once (the kinds and the forbids are fixed when the ruleset is compiled).
     forbids_by_kind: dict[str, list[CompiledForbid]] = field(default_factory=dict)
+    # For each parameter, an attribute gate or None (see `_attr_gate`).
+    gates: list[tuple[str, Fn] | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # A move's key is its values sorted by name (notation.Move.args): the names are
@@ -167,6 +169,7 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
         bound.add(p.name)
         action.ready.append([r for r in requires if r.depends and r.depends <= bound
                              and p.name in r.depends])
+    action.gates = [_attr_gate(game, p, level) for p, level in zip(params, action.ready[1:])]
     for r, req in zip(d.requires, requires):
         c = r.cond
         if isinstance(c, n.Call) and not c.defined and LIBRARY[c.func].placement and all(
@@ -174,6 +177,53 @@ def compile_action(game: Game, d: m.Action) -> CompiledAction:
             action.placement = tuple(a.id for a in c.args)  # type: ignore[assignment]
             action.beyond_fit = [q for q in requires if q is not req]
     return action
+
+
+def _attr_gate(game: Game, param: Param, level: list[Requirement]) -> tuple[str, Fn] | None:
+    """(X, e) if one of the requirements tested as `param` is bound reads `param.X == e`:
+    `param` an area, X an attribute the rules declare for areas only as a player (unset, it
+    reads none), `e` a plain name bound before `param`. When `e` is not none, an area that
+    never had X set fails that requirement whatever else holds, so the areas are first
+    narrowed to those that have X set, found in one pass over the areas' attributes (say,
+    the areas of a kind a player controls, out of every one on the board). The requirements
+    are still all tested on those left: reading a name and an area's attribute cites
+    nothing, rolls nothing and changes nothing, so only areas that would fail are skipped."""
+    if param.subset or param.type != "area":
+        return None
+    for r in level:
+        c = r.node
+        if not (isinstance(c, n.Compare) and c.op == "=="):
+            continue
+        for attr, other in ((c.left, c.right), (c.right, c.left)):
+            if not (isinstance(attr, n.Attr) and isinstance(attr.obj, n.Name)
+                    and attr.obj.ref == "var" and attr.obj.id == param.name
+                    and isinstance(other, n.Name) and other.id != param.name
+                    and other.ref in ("var", "builtin")):
+                continue
+            name = attr.name
+            if ATTRIBUTES.get(("area", name)) is not None or \
+                    game.category(name) in ("resource", "family"):
+                continue
+            declared = [a for k in game.area_kinds for a in k.attributes if a.name == name]
+            if declared and all(a.type == "player" for a in declared):
+                return name, game.expr(other)
+    return None
+
+
+def _gate_values(env: Env, gate: tuple[str, Fn], values: Any) -> Any:
+    """`values` (areas) narrowed by the gate (see `_attr_gate`): those that have its
+    attribute set, in their order, when the value it must equal is not none."""
+    name, other = gate
+    try:
+        want = other(env)
+    except RuleError:
+        return values
+    if want is None:
+        return values
+    st = env.state
+    having = {r for r, d in st.area_attrs.items() if name in d}
+    find = st.areas.find
+    return [v for v in values if v is not None and find(v) in having]
 
 
 def arrivals_of(game: Game, body: list[Any], when: Fn | None = None,
@@ -412,6 +462,9 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
         values = _values(env, param, fixed)
     except RuleError:
         return
+    gate = action.gates[i] if action.gates else None
+    if gate is not None and param.name not in fixed:
+        values = _gate_values(env, gate, values)
     ready = action.ready[i + 1]
     for v in values:
         env.vars[param.name] = v
