@@ -81,6 +81,10 @@ class CompiledAction:
     # The prohibitions that may concern an arrival of each kind in this action, worked
     # out once (the kinds and the forbids are fixed when the ruleset is compiled).
     forbids_by_kind: dict[str, list[CompiledForbid]] = field(default_factory=dict)
+    # The same prohibitions, for listing: any one that holds refuses a candidate, so
+    # their order is free there; the one that last refused one is asked first (see
+    # `forbidden`). Checking a move keeps the declared order (its ruling lists them).
+    listing_forbids: dict[str, list[CompiledForbid]] = field(default_factory=dict)
     # For each parameter, an attribute gate or None (see `_attr_gate`).
     gates: list[tuple[str, Fn] | None] = field(default_factory=list)
 
@@ -323,8 +327,11 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 f for f in game.forbids
                 if (f.decl.kind == "piece" or game.is_a(kind, f.decl.kind))
                 and (not f.actions or action.id in f.actions)]
+            action.listing_forbids[kind] = list(concern)
+        if first_only:
+            concern = action.listing_forbids[kind]
         try:
-            for f in concern:
+            for at, f in enumerate(concern):
                 # the prohibition's names bound in place, and put back after (the way
                 # the evaluator binds an element's name), not in a copy of every name
                 vars, site_var, piece_var = env.vars, f.decl.site_var, f.decl.piece_var
@@ -344,6 +351,8 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                         restore_var(vars, piece_var, piece_was)
                     restore_var(vars, site_var, site_was)
                 if hit and first_only:
+                    if at:  # the prohibition that refuses most is soon the first asked
+                        concern.insert(0, concern.pop(at))
                     out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
                                          node=f.decl))
                     return out
