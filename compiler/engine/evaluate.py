@@ -22,6 +22,7 @@ from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.library import ATTRIBUTES, LIBRARY
 from compiler.engine.hoist import hoisted_and
+from compiler.engine.inline import inlined
 from compiler.library.core import UNBOUND as _MISSING
 from compiler.library.core import element_alias as _alias
 from compiler.library.core import restore_var as _restore
@@ -394,6 +395,7 @@ class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._defined: dict[str, Any] | None = None
+        self._defines: dict[str, m.Define] | None = None
 
     def rolls(self, node: Any) -> bool:
         """Whether evaluating `node` may call on chance (then no memo keeps its value)."""
@@ -1013,10 +1015,12 @@ class ExprCompiler:
     def _define_call(self, node: n.Call) -> Fn:
         game = self.game
         name = node.func
-        args = [self(a) for a in node.args]
         rule = next((d.rule for d in game.decls if isinstance(d, m.Define) and d.id == name), None)
-
         chancy = self.rolls(node)
+        in_place = None if chancy else self._in_place(node, rule)
+        if in_place is not None:
+            return self._cited(name, in_place)
+        args = [self(a) for a in node.args]
 
         def call(env: Env) -> Any:
             values = [a(env) for a in args]
@@ -1054,7 +1058,20 @@ class ExprCompiler:
                 trace.append(rule)
             return value
 
-        condition_rule = game.conditions.get(name)
+        return self._cited(name, call)
+
+    def _in_place(self, node: n.Call, rule: str | None) -> Fn | None:
+        """The call with its definition's body compiled in place, when that body is flat
+        (engine/inline.py); None: the call is kept in the memo."""
+        if self._defines is None:
+            self._defines = {d.id: d for d in self.game.decls if isinstance(d, m.Define)}
+        define = self._defines.get(node.func)
+        return None if define is None else inlined(self, node, define, rule, self._defines)
+
+    def _cited(self, name: str, call: Fn) -> Fn:
+        """A call of the definition `name`, citing its rule where it holds if it is a
+        condition."""
+        condition_rule = self.game.conditions.get(name)
         if condition_rule is None:
             return call
 

@@ -136,6 +136,9 @@ class Game:
         # The zones by index (the legacy stacks first), and `stacks N …` if written.
         self.zones, self.stacks_zone = zone_table(decls)
         self.teams_decl = next((d for d in decls if isinstance(d, m.TeamsDecl)), None)
+        # `team_of` by (players, player): asked for every piece a team rule tests, and the
+        # seats and teams never change once the game is made.
+        self._teams: dict[tuple[int, int], tuple[int, ...]] = {}
         first = next((d for d in decls if isinstance(d, m.FirstTileDecl)), None)
         self.first_cell: Cell = first.cell if first else (0, 0)
         # A board per player (`board NAME "…" each player`): kernel/boards.py embeds
@@ -326,6 +329,14 @@ class Game:
         """The seats of `player`'s team, in seat order (just the player without teams)."""
         if player is None:
             return ()
+        key = (players, player)
+        team = self._teams.get(key)
+        if team is None:
+            team = self._teams[key] = self._team_of(players, player)
+        return team
+
+    def _team_of(self, players: int, player: int) -> tuple[int, ...]:
+        """`team_of` worked out from the teams declaration and the seats."""
         row = self.teams_decl.rows.get(players) if self.teams_decl else None
         if row:
             me = self.seat_id(player)

@@ -60,6 +60,9 @@ class Builtin:
     # An action requiring this call of its own four chosen variables is listed from the
     # kernel's placement index, not by trying every combination (`fits`).
     placement: ClassVar[bool] = False
+    # Costs the same however full the table is (a seat, a team): a definition made only of
+    # such reads is compiled in place at each call, not kept in the memo (engine/inline.py).
+    flat: ClassVar[bool] = False
 
     def check(self, tc: TypeChecker, node: Any, scope: Scope) -> str:
         """The type rule: report what is wrong with the arguments; return the result's type."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 @register
 class Me(Builtin):
     name, group, returns, value = "me", "players", "player", True
+    flat = True
     summary = "The player whose turn it is (in a player's view, that player)."
     example = "me.gold"
 
@@ -182,6 +183,7 @@ def _teamed(env: Env, game: Game, team: tuple[int, ...]) -> tuple[int, ...]:
 @register
 class Allies(Builtin):
     name, group, returns = "allies", "players", "set:player"
+    flat = True
     summary = "A player and the partners on their team (just the player when nobody has a team)."
     example = "allies(me)"
 
@@ -207,6 +209,7 @@ class Allies(Builtin):
 @register
 class Captain(Builtin):
     name, group, returns = "captain", "players", "player"
+    flat = True
     summary = "The first seat of a player's team, which holds what the team holds."
     example = "captain(me)"
 
