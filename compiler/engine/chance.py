@@ -19,7 +19,7 @@ the set-up (`given { start … }`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -40,16 +40,7 @@ SHOWN = 4      # cards named in an error's example of an outcome
 
 def shuffles(decls: Iterable[Any]) -> bool:
     """Whether the rules shuffle a zone anywhere (so records carry shuffles' outcomes)."""
-    stack: list[Any] = list(decls)
-    while stack:
-        x = stack.pop()
-        if isinstance(x, n.Shuffle):
-            return True
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, BaseModel):
-            stack.extend(getattr(x, f) for f in type(x).model_fields)
-    return False
+    return any(isinstance(x, n.Shuffle) for x in _everything(list(decls)))
 
 
 def rolls(node: Any, defines: dict[str, Any], seen: frozenset[str] = frozenset()) -> bool:
@@ -57,20 +48,27 @@ def rolls(node: Any, defines: dict[str, Any], seen: frozenset[str] = frozenset()
     definition it calls, `defines`: name -> expression; a card's value ability, whose body
     is the card's, is taken to): such a value is worked out afresh at every use, never
     kept in a memo, so that each roll is a roll of its own."""
-    stack: list[Any] = [node]
-    while stack:
-        x = stack.pop()
+    for x in _everything(node):
         if isinstance(x, n.Call):
             if x.ability or (x.func == "die" and not x.defined):
                 return True
             if x.defined and x.func not in seen and x.func in defines and \
                     rolls(defines[x.func], defines, seen | {x.func}):
                 return True
+    return False
+
+
+def _everything(root: Any) -> Iterator[Any]:
+    """`root` and everything inside it: the items of lists and tuples, the fields of IR
+    models, and so on down."""
+    stack: list[Any] = [root]
+    while stack:
+        x = stack.pop()
+        yield x
         if isinstance(x, (list, tuple)):
             stack.extend(x)
         elif isinstance(x, BaseModel):
             stack.extend(getattr(x, f) for f in type(x).model_fields)
-    return False
 
 
 def label(game: Game, key: ZoneKey) -> str:
