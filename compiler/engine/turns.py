@@ -131,13 +131,6 @@ def _resolve(st: State, v: Any) -> Any:
     return from_ref(st, v)
 
 
-def legal(game: Game, st: State) -> Iterator[tuple[CompiledAction, int, dict[str, Any]]]:
-    """Every legal (action, source, values); duplicates across sources removed."""
-    listing = Listing(game, st)
-    for (aid, items), source in listing.sources().items():
-        yield game.actions[aid], source, dict(items)
-
-
 def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int]
             ) -> Iterator[None]:
     """Put every legal move into `sources`, as (action, values sorted by name) -> the source
@@ -197,18 +190,13 @@ class Listing:
                 return False
         return True
 
-    def sources(self) -> dict[tuple[str, tuple[Any, ...]], int]:
-        """Every legal move as (action, values sorted by name) -> where it was found legal
-        first (see `source`), in the order found."""
+    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
+        """Every legal move as (action, values sorted by name), in the order found."""
         if self._rest is not None:
             for _ in self._rest:
                 pass
             self._rest = None
-        return self._sources
-
-    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
-        """Every legal move as (action, values sorted by name), in the order found."""
-        return self.sources().keys()
+        return self._sources.keys()
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
