@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from compiler.engine import zone_play
 from compiler.engine.effects import Run, check_site
-from compiler.engine.evaluate import Env, Fn, RuleError
+from compiler.engine.evaluate import Env, Fn, RuleError, areas_having, set_area_attribute
 from compiler.engine.explain import Reason, explainer
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.kernel.tiles import placement_groups, placements
-from compiler.library import ATTRIBUTES, LIBRARY
+from compiler.library import LIBRARY
 from compiler.library.core import UNBOUND, restore_var
 
 if TYPE_CHECKING:
@@ -205,8 +205,7 @@ def _attr_gate(game: Game, param: Param, level: list[Requirement]) -> tuple[str,
                     and other.ref in ("var", "builtin")):
                 continue
             name = attr.name
-            if ATTRIBUTES.get(("area", name)) is not None or \
-                    game.category(name) in ("resource", "family"):
+            if not set_area_attribute(game, name):
                 continue
             declared = [a for k in game.area_kinds for a in k.attributes if a.name == name]
             if declared and all(a.type == "player" for a in declared):
@@ -225,7 +224,7 @@ def _gate_values(env: Env, gate: tuple[str, Fn], values: Any) -> Any:
     if want is None:
         return values
     st = env.state
-    having = {r for r, d in st.area_attrs.items() if name in d}
+    having = areas_having(st, name)
     find = st.areas.find
     return [v for v in values if v is not None and find(v) in having]
 

@@ -223,17 +223,11 @@ def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
 def cells_holding(env: Env, kind: str) -> frozenset[Any]:
     """The cells where a piece that counts as `kind` stands, worked out once per memo:
     `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
-    memo = env.memo
-    key = (_CELLS_HOLDING, kind)
-    found = memo.get(key) if memo is not None else None
-    if found is None:
-        game = env.game
-        board = env.state.board
-        found = frozenset(p.cell for p in env.state.pieces.values()
-                          if p.cell in board and game.is_a(p.kind, kind))
-        if memo is not None:
-            memo[key] = found
-    return found
+    def holding(env: Env) -> frozenset[Any]:
+        game, board = env.game, env.state.board
+        return frozenset(p.cell for p in env.state.pieces.values()
+                         if p.cell in board and game.is_a(p.kind, kind))
+    return kept(env, (_CELLS_HOLDING, kind), holding)  # type: ignore[no-any-return]
 
 
 _CELLS_HOLDING = object()
@@ -354,6 +348,19 @@ def _reads_area(node: Any, names: set[Any]) -> bool:
     return False
 
 
+def set_area_attribute(game: Game, name: str) -> bool:
+    """Whether `name`, read of an area, is an attribute the rules set on areas (not a
+    builtin one, a resource or a family): unset, it reads its default."""
+    return ATTRIBUTES.get(("area", name)) is None and \
+        game.category(name) not in ("resource", "family")
+
+
+def areas_having(st: State, name: str) -> set[Any]:
+    """The roots of the areas that have their attribute `name` set (an area's attributes
+    are kept under its root)."""
+    return {r for r, d in st.area_attrs.items() if name in d}
+
+
 def _gated(coll: Fn, name: str) -> Fn:
     """The areas of `coll` (every area's root: the `areas` builtin) that have their attribute
     `name` set (see `_area_attr_gate`)."""
@@ -362,7 +369,7 @@ def _gated(coll: Fn, name: str) -> Fn:
         # The areas are roots (every area's, as the area map has them now), and an area's
         # attributes are kept under its root: those that have `name` set, once, then each
         # area looked up in them.
-        having = {r for r, d in env.state.area_attrs.items() if name in d}
+        having = areas_having(env.state, name)
         if not having or not items:
             return ()
         return tuple(a for a in items if a in having)
@@ -394,14 +401,20 @@ def _site_kind_first(node: n.Filtered, alias: str | None) -> tuple[str, Any] | N
 class ExprCompiler:
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._defined: dict[str, Any] | None = None
         self._defines: dict[str, m.Define] | None = None
+        self._bodies: dict[str, Any] | None = None
+
+    def defines(self) -> dict[str, m.Define]:
+        """The ruleset's definitions by id (found at the first call that needs them)."""
+        if self._defines is None:
+            self._defines = {d.id: d for d in self.game.decls if isinstance(d, m.Define)}
+        return self._defines
 
     def rolls(self, node: Any) -> bool:
         """Whether evaluating `node` may call on chance (then no memo keeps its value)."""
-        if self._defined is None:
-            self._defined = {d.id: d.expr for d in self.game.decls if isinstance(d, m.Define)}
-        return chance.rolls(node, self._defined)
+        if self._bodies is None:
+            self._bodies = {k: d.expr for k, d in self.defines().items()}
+        return chance.rolls(node, self._bodies)
 
     def __call__(self, node: Any) -> Fn:
         return getattr(self, f"c_{node.node}")(node)
@@ -681,8 +694,7 @@ class ExprCompiler:
         for item in items:
             if isinstance(item, n.Attr) and isinstance(item.obj, n.Name) and \
                     item.obj.ref == "var" and item.obj.id in names and \
-                    ATTRIBUTES.get(("area", item.name)) is None and \
-                    self.game.category(item.name) not in ("resource", "family"):
+                    set_area_attribute(self.game, item.name):
                 return item.name
             if not _reads_area(item, names):
                 return None
@@ -1015,7 +1027,8 @@ class ExprCompiler:
     def _define_call(self, node: n.Call) -> Fn:
         game = self.game
         name = node.func
-        rule = next((d.rule for d in game.decls if isinstance(d, m.Define) and d.id == name), None)
+        define = self.defines().get(name)
+        rule = define.rule if define is not None else None
         chancy = self.rolls(node)
         in_place = None if chancy else self._in_place(node, rule)
         if in_place is not None:
@@ -1063,10 +1076,9 @@ class ExprCompiler:
     def _in_place(self, node: n.Call, rule: str | None) -> Fn | None:
         """The call with its definition's body compiled in place, when that body is flat
         (engine/inline.py); None: the call is kept in the memo."""
-        if self._defines is None:
-            self._defines = {d.id: d for d in self.game.decls if isinstance(d, m.Define)}
-        define = self._defines.get(node.func)
-        return None if define is None else inlined(self, node, define, rule, self._defines)
+        defines = self.defines()
+        define = defines.get(node.func)
+        return None if define is None else inlined(self, node, define, rule, defines)
 
     def _cited(self, name: str, call: Fn) -> Fn:
         """A call of the definition `name`, citing its rule where it holds if it is a
