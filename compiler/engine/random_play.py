@@ -38,11 +38,12 @@ Chooser = Callable[[Position, list[Move], random.Random], Move]
 
 
 def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_000, *,
-                choose: Chooser | None = None,
+                choose: Chooser | None = None, player: str = "random",
                 observe: Callable[[Performed], None] | None = None
                 ) -> tuple[Position, History]:
     """The game named by `seed`: every move drawn uniformly from the mover's legal moves,
-    or by `choose(seen, moves, rng)` (`seen`: the position as the mover sees it)."""
+    or by `choose(seen, moves, rng)` (`seen`: the position as the mover sees it), a policy
+    named `player` where a stuck game is reported."""
     rng = random.Random(seed)
     # The shuffle comes from the seed alone; the set-up's own chance (a draw at the
     # start of the game) and every later one from `rng`, and the record keeps both.
@@ -64,8 +65,7 @@ def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_0
             done = pos.perform(move, chance=rng)
         except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
             why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
-            raise RandomPlayStopped(f"{'random' if choose is None else 'policy'} play "
-                                    f"stopped at turn {pos.state.turn.number} "
+            raise RandomPlayStopped(f"{player} play stopped at turn {pos.state.turn.number} "
                                     f"(seed {seed}): `{pos.notation(move)}`: {why}") from None
         if observe is not None:
             observe(done)

@@ -149,11 +149,10 @@ def play_game(rules: Rules, players: int, seed: int, policy: Policy) -> GameResu
     applied = RulesApplied()
     try:
         final, history = random_game(
-            rules, players, seed, MAX_DECISIONS, observe=applied,
+            rules, players, seed, MAX_DECISIONS, observe=applied, player=policy.name,
             choose=None if isinstance(policy, RandomPolicy) else policy.choose)
     except RandomPlayStopped as e:
-        # random play says "policy play stopped" for a chooser it does not know: say which
-        return GameResult(seed, stuck=str(e).replace("policy play", f"{policy.name} play", 1))
+        return GameResult(seed, stuck=str(e))
     seats = [final.game.seat_id(i) for i in range(players)]
     scores = final.scores()
     actions = Counter(m.action for _, _, m in history.moves)
