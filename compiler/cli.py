@@ -653,8 +653,8 @@ def _players(rules: Any, players: int | None) -> int:
     if players is None:
         return max(rs.players_min, min(4, rs.players_max))
     if not rs.players_min <= players <= rs.players_max:
-        raise typer.BadParameter(f"{rs.title or rs.id} is for {rs.players_min} to "
-                                 f"{rs.players_max} players, not {players}",
+        raise typer.BadParameter(f"{rs.title or rs.id} is for {rs.player_counts} players, "
+                                 f"not {players}",
                                  param_hint="--players")
     return players
 
@@ -1102,8 +1102,8 @@ def simulate(ruleset: Annotated[str, typer.Argument(help="The ruleset (a variant
         brs = base.ruleset
         if not brs.players_min <= players <= brs.players_max:
             raise typer.BadParameter(f"{rules.ruleset.id} is played by {players}, but "
-                                     f"{brs.title or brs.id} is for {brs.players_min} to "
-                                     f"{brs.players_max} players", param_hint="--players")
+                                     f"{brs.title or brs.id} is for {brs.player_counts} players",
+                                     param_hint="--players")
     for name, r in ((ruleset, rules), (against, base)):
         if r is not None:
             problem = r.table(players).game.seating_problem(players)

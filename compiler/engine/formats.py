@@ -320,7 +320,7 @@ class _Builder:
             self.bad("ruleset", f"this position is for {m.ruleset!r}, not {rs.id!r}")
         n = len(m.players)
         if not rs.players_min <= n <= rs.players_max:
-            self.bad("players", f"{n} players; the game takes {rs.players_min} to {rs.players_max}")
+            self.bad("players", f"{n} players; the game takes {rs.player_counts}")
             n = max(min(n, rs.players_max), rs.players_min)
         st = State(n)
         seats = [p.seat for p in m.players]

@@ -183,8 +183,8 @@ class Position:
         game = rules.game
         rs = rules.ruleset
         if not rs.players_min <= players <= rs.players_max:
-            raise ValueError(f"{rs.title or rs.id} is for {rs.players_min} to {rs.players_max} "
-                             f"players, not {players}")
+            raise ValueError(f"{rs.title or rs.id} is for {rs.player_counts} players, "
+                             f"not {players}")
         problem = game.seating_problem(players)
         if problem:
             raise ValueError(problem)

@@ -190,7 +190,7 @@ def start_of(rules: Rules, rec: Record) -> Position:
     if not rs.players_min <= len(seats) <= rs.players_max:
         plural = "s" if len(seats) != 1 else ""
         raise _error(rec, at, 1, "header", f"{len(seats)} player{plural}; {rs.title or rs.id} "
-                     f"is for {rs.players_min} to {rs.players_max}")
+                     f"is for {rs.player_counts}")
     declared = [s.id for s in rs.seats]
     if all(s in declared for s in seats) and len(set(seats)) == len(seats):
         rules = rules.seated(seats)

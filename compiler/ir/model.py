@@ -543,6 +543,11 @@ class Ruleset(BaseModel):
     files: list[str] = []
     loc: Loc | None = None
 
+    @property
+    def player_counts(self) -> str:
+        """The player counts the game takes, as every message and page says them: "2 to 4"."""
+        return f"{self.players_min} to {self.players_max}"
+
     # ------------------------------------------------------------- walking
 
     def all_rules(self) -> list[Rule]:

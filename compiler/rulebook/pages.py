@@ -124,7 +124,7 @@ class RulesetPages:
     def index_page(self) -> Page:
         rs = self.rs
         lines = [f"# {rs.title}", "", f"*{rs.subtitle}*" if rs.subtitle else "", ""]
-        lines += [f"For {rs.players_min} to {rs.players_max} players. "
+        lines += [f"For {rs.player_counts} players. "
                   f"Rules version {rs.version}."]
         if rs.source:
             lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
