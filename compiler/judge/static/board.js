@@ -35,16 +35,17 @@ export class Board {
       svg.setAttribute("width", w); svg.setAttribute("height", h);
       this.size = { w, h };
     }
-    if (refit || !this.fitted) this.fit();
+    if (refit || !this.fitted || !this.moved) this.fit();
   }
 
   fit() {
     if (!this.size) return;
     const fw = this.frame.clientWidth, fh = this.frame.clientHeight;
-    this.scale = Math.min(fw / this.size.w, fh / this.size.h) * 0.96;
+    this.scale = Math.min(2, Math.min(fw / this.size.w, fh / this.size.h) * 0.96);
     this.x = (fw - this.size.w * this.scale) / 2;
     this.y = (fh - this.size.h * this.scale) / 2;
     this.fitted = true;
+    this.moved = false;  // until the judge zooms or pans, every new picture is fitted
     this.apply();
   }
 
@@ -55,6 +56,7 @@ export class Board {
     this.x = cx - (cx - this.x) * k;
     this.y = cy - (cy - this.y) * k;
     this.scale = scale;
+    this.moved = true;
     this.apply();
   }
 
@@ -96,6 +98,7 @@ export class Board {
       this.apply();
     } else if (p.dragged) {
       this.x += dx; this.y += dy;
+      this.moved = true;
       this.apply();
     }
   }

@@ -127,21 +127,45 @@ export async function editTap(tap) {
     const laid = { at: tap.cell, tile: chosen.tile.id, face: placement.face, rotation: placement.rotation };
     if (tap.board) laid.board = tap.board;
     p.tiles.push(laid);
+    takeFromStacks(p, chosen.tile.id);
   } else if (t === "untile") {
     const i = p.tiles.findIndex((x) => x.at === tap.cell && (!tap.board || x.board === tap.board));
     if (i < 0) return showError("edit", { message: `No tile at ${tap.cell}.` });
     p.tiles.splice(i, 1);
-    if (!tap.board) p.pieces = p.pieces.filter((x) => !x.at.startsWith(`${tap.cell}:`));
+    if (!tap.board) {
+      for (const x of p.pieces.filter((x) => x.at.startsWith(`${tap.cell}:`))) supply(p, x, +1);
+      p.pieces = p.pieces.filter((x) => !x.at.startsWith(`${tap.cell}:`));
+    }
   } else if (t === "piece") {
     if (!tap.site) return showError("edit", { message: "Tap a site (a corner, edge or centre of a tile) to put a piece there." });
-    p.pieces.push({ kind: $("piece-kind").value, owner: $("piece-owner").value, at: tap.site });
+    const piece = { kind: $("piece-kind").value, owner: $("piece-owner").value, at: tap.site };
+    p.pieces.push(piece);
+    supply(p, piece, -1);
   } else if (t === "unpiece") {
     let i = tap.piece;
     if (i === null && tap.site) i = p.pieces.map((x) => x.at).lastIndexOf(tap.site);
     if (i === null || i < 0) return showError("edit", { message: "No piece there: tap a piece to remove it." });
+    supply(p, p.pieces[i], +1);
     p.pieces.splice(i, 1);
   }
   await propose(p, "edit");
+}
+
+/** A piece put on the board comes from its owner's supply, and a piece taken off goes back,
+ *  when the position counts that supply: the game has only so many. */
+function supply(p, piece, change) {
+  const owner = p.players.find((x) => x.seat === piece.owner);
+  if (owner && owner.supply && piece.kind in owner.supply) {
+    owner.supply[piece.kind] = Math.max(0, owner.supply[piece.kind] + change);
+  }
+}
+
+/** A tile laid from the catalogue leaves the stacks it was in: the game has only so many copies. */
+function takeFromStacks(p, id) {
+  for (const stack of p.stacks || []) {
+    const i = stack.indexOf(id);
+    if (i >= 0) { stack.splice(i, 1); return; }
+  }
 }
 
 /** Fill the players', turn and zone editors from the position shown. */
