@@ -77,7 +77,10 @@ async function openExample(id) {
   const reply = await api("positions/example", { ruleset: table.ruleset, example: id });
   start(reply);
   const ex = reply.example;
-  $("example-info").textContent = `${ex.title}. Moves: ${ex.moves.join(", ") || "none"}; expected: ${ex.verdict ?? "—"}.`;
+  const parts = [ex.title];
+  if (ex.moves.length) parts.push(`the move asked: ${ex.moves.join("; ")}`);
+  if (ex.verdict) parts.push(`the rulebook's verdict: ${ex.verdict}`);
+  $("example-info").textContent = parts.join(" — ");
   if (ex.moves.length) $("move").value = ex.moves[0];
 }
 
