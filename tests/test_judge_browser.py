@@ -147,19 +147,30 @@ def test_a_position_is_built_by_tapping(page) -> None:
 
     pieces_before = page.locator("#board-inner [data-piece]").count()
     page.check('input[name="tool"][value="piece"]')
-    page.locator(f'#board-inner circle[data-site^="{at}:"]').first.click(force=True)
-    page.wait_for_function(f"document.querySelectorAll('#board-inner [data-piece]').length > {pieces_before}")
-    assert page.locator('[data-error-for="edit"]').is_hidden()
+    edit_error = page.locator('[data-error-for="edit"]')
+    sites = [page.locator("#board-inner circle[data-site]").nth(i).get_attribute("data-site")
+             for i in range(page.locator("#board-inner circle[data-site]").count())]
+    for site in sites:  # the rules say where a piece may stand: the first site they allow
+        page.locator(f'#board-inner circle[data-site="{site}"]').click(force=True)
+        _settled(page)
+        if page.locator("#board-inner [data-piece]").count() > pieces_before:
+            break
+        assert edit_error.is_visible()  # refused, in words
+    assert page.locator("#board-inner [data-piece]").count() == pieces_before + 1
+    assert edit_error.is_hidden()
     _shot(page, "built")
 
-    # a refused edit says why in words and changes nothing
-    page.click("#turn-editor summary")
-    page.fill("#turn-number", "0")
-    page.click("#turn-apply")
-    assert page.locator('[data-error-for="edit"]').is_visible()
-    pieces_now = page.locator("#board-inner [data-piece]").count()
-    assert pieces_now == pieces_before + 1
-    page.click("#turn-editor summary")
+    # an edit the server refuses says why in words, and changes nothing
+    page.click("#players-editor summary")
+    supply = page.locator("#players-fields input[data-supply]").first
+    supply.fill("999")
+    page.click("#players-apply")
+    page.wait_for_selector('[data-error-for="edit"]:not([hidden])')
+    assert "supply" in edit_error.inner_text()
+    assert supply.input_value() != "999"  # the form shows the position as it still is
+    assert page.locator("#board-inner [data-piece]").count() == pieces_before + 1
+    _shot(page, "refused")
+    page.click("#players-editor summary")
     page.uncheck("#edit-mode")
 
 
@@ -190,7 +201,7 @@ def test_a_ruling_is_asked_applied_and_undone(page) -> None:
 
 def test_tapping_a_site_lists_the_moves_there(page) -> None:
     _open(page, f"/?ruleset={RULESET}")
-    page.locator("#board-inner circle[data-site]").first.click(force=True)
+    page.locator("#board-inner [data-cell]").first.click(force=True)  # the set-up's open cell
     page.wait_for_selector("#at-moves:not([hidden])")
     page.wait_for_function("/legal move|No legal move/.test(document.getElementById('at-moves').textContent)")
 

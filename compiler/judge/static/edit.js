@@ -113,6 +113,11 @@ export function wireEditor(theBoard) {
   $("zones-apply").addEventListener("click", applyZones);
 }
 
+/** Send an edit; when it is refused, the forms show the position as it still is. */
+async function submit(p) {
+  if (!(await propose(p, "edit"))) fillForms(position());
+}
+
 /** A tap on the board in edit mode. */
 export async function editTap(tap) {
   const t = tool();
@@ -148,7 +153,7 @@ export async function editTap(tap) {
     supply(p, p.pieces[i], +1);
     p.pieces.splice(i, 1);
   }
-  await propose(p, "edit");
+  await submit(p);
 }
 
 /** A piece put on the board comes from its owner's supply, and a piece taken off goes back,
@@ -218,7 +223,7 @@ async function applyPlayers() {
     if (input.dataset.resource) { pl.resources = pl.resources || {}; pl.resources[input.dataset.resource] = n; }
     else { pl.supply[input.dataset.supply] = n; }
   }
-  await propose(p, "edit");
+  await submit(p);
 }
 
 async function applyTurn() {
@@ -228,7 +233,7 @@ async function applyTurn() {
   if (player !== p.turn.player) { p.turn.placed = null; p.turn.arrived = []; p.turn.grants = []; }
   if (player !== p.turn.player || step !== p.turn.step) p.turn.taken = 0;
   Object.assign(p.turn, { player, step, number });
-  await propose(p, "edit");
+  await submit(p);
 }
 
 async function applyZones() {
@@ -241,5 +246,5 @@ async function applyZones() {
     const [kind, key] = area.dataset.zone.split(/:(.*)/);
     if (kind === "zone") p.zones[key] = value; else p.players[Number(key)].hidden = value;
   }
-  await propose(p, "edit");
+  await submit(p);
 }
