@@ -41,7 +41,7 @@ export class Board {
   fit() {
     if (!this.size) return;
     const fw = this.frame.clientWidth, fh = this.frame.clientHeight;
-    this.scale = Math.min(2, Math.min(fw / this.size.w, fh / this.size.h) * 0.96);
+    this.scale = Math.min(3, Math.min(fw / this.size.w, fh / this.size.h) * 0.96);
     this.x = (fw - this.size.w * this.scale) / 2;
     this.y = (fh - this.size.h * this.scale) / 2;
     this.fitted = true;

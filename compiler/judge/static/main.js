@@ -125,6 +125,13 @@ function wireStart() {
     clearTimeout(timer);
     timer = setTimeout(() => act("start", () => replayRecord(Number($("record-upto").value))), 150);
   });
+  for (const [id, step] of [["record-prev", -1], ["record-next", 1]]) {
+    $(id).addEventListener("click", () => {
+      const slider = $("record-upto");
+      const upto = Math.min(Number(slider.max), Math.max(0, Number(slider.value) + step));
+      if (upto !== Number(slider.value)) act("start", () => replayRecord(upto));
+    });
+  }
   $("load-position").addEventListener("click", () => act("start", async () => {
     let pos;
     try { pos = JSON.parse($("position-text").value); } catch (e) {
