@@ -205,6 +205,17 @@ def test_tapping_a_site_lists_the_moves_there(page) -> None:
     page.wait_for_selector("#at-moves:not([hidden])")
     page.wait_for_function("/legal move|No legal move/.test(document.getElementById('at-moves').textContent)")
 
+    # zoom: the buttons (and the wheel, on a desktop) change the view; Fit brings it back
+    fitted = page.get_attribute("#board-inner", "style")
+    page.click("#zoom-in")
+    assert page.get_attribute("#board-inner", "style") != fitted
+    page.click("#zoom-fit")
+    assert page.get_attribute("#board-inner", "style") == fitted
+    if page.viewport_name == "desktop":
+        page.hover("#board")
+        page.mouse.wheel(0, -300)
+        assert page.get_attribute("#board-inner", "style") != fitted
+
 
 def test_a_worked_example_opens(page, base_url) -> None:
     import httpx
@@ -230,6 +241,8 @@ def test_a_record_replays_with_the_slider(page, rules) -> None:
     page.locator("#record-upto").fill(str(total // 2))
     page.wait_for_function(f"document.getElementById('record-at').textContent.startsWith('{total // 2} of')")
     page.wait_for_function(f"document.getElementById('record-move').textContent.includes('Decision {total // 2}')")
+    page.click("#record-next")
+    page.wait_for_function(f"document.getElementById('record-at').textContent.startsWith('{total // 2 + 1} of')")
     _shot(page, "record")
 
 
