@@ -10,6 +10,7 @@ are skipped, except on CI (env CI set), where that is a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -266,3 +267,32 @@ def test_a_share_link_restores_the_table(page) -> None:
     page.goto(damaged)
     page.wait_for_selector("#page-error:not([hidden])")
     assert "damaged" in page.inner_text("#page-error")
+
+
+def test_a_position_file_opens_and_a_bad_one_is_refused_in_words(page, base_url) -> None:
+    import httpx
+
+    made = httpx.post(f"{base_url}/api/positions/new", json={"ruleset": RULESET, "players": 3}).json()
+    _open(page, f"/?ruleset={RULESET}")
+    page.click('[data-tab="file"]')
+    page.fill("#position-text", "{ not json")
+    page.click("#load-position")
+    page.wait_for_selector('[data-error-for="start"]:not([hidden])')
+    assert "not JSON" in page.inner_text('[data-error-for="start"]')
+    broken = {**made["position"], "players": "everyone"}
+    page.fill("#position-text", json.dumps(broken))
+    page.click("#load-position")
+    page.wait_for_function("document.querySelector('[data-error-for=start]').textContent.includes('players')")
+    page.fill("#position-text", json.dumps(made["position"]))
+    page.click("#load-position")
+    page.wait_for_selector('[data-error-for="start"]', state="hidden")
+    assert page.inner_text("#situation") == made["situation"]["said"]
+
+
+def test_a_card_game_has_its_table_too(page) -> None:
+    _open(page, "/?ruleset=among_the_stars")
+    page.check("#edit-mode")
+    assert page.locator("#legend .item").count() >= 3
+    assert page.locator("#players-fields fieldset").count() >= 3
+    _shot(page, "cards")
+    page.uncheck("#edit-mode")
