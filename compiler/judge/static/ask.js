@@ -8,13 +8,15 @@ import { el } from "./edit.js";
 
 const $ = (id) => document.getElementById(id);
 let pending = null;   // {move, after} of the last ruling
-let listed = 0;       // a counter, so a slow answer for an old position is dropped
+let listed = 0;
+/** The seat whose view judges (hidden cards stay hidden), or null for the whole table. */
+function asSeat() { return $("as-seat").value || null; }       // a counter, so a slow answer for an old position is dropped
 
 /** Fill the move box's completion with every legal move of the position shown. */
 export async function refreshMoves() {
   const mine = ++listed;
   try {
-    const reply = await api("moves", { ruleset: table.ruleset, position: position(), at: null, as: null });
+    const reply = await api("moves", { ruleset: table.ruleset, position: position(), at: null, as: asSeat() });
     if (mine !== listed) return;
     $("move-options").replaceChildren(...reply.moves.slice(0, 1000).map((m) => el("option", { value: m.notation })));
   } catch (e) {
@@ -29,7 +31,7 @@ export async function movesAt(tap, board) {
   $("at-moves").hidden = false;
   $("at-title").textContent = `Moves at ${at}`;
   try {
-    const reply = await api("moves", { ruleset: table.ruleset, position: position(), at, as: null });
+    const reply = await api("moves", { ruleset: table.ruleset, position: position(), at, as: asSeat() });
     showError("board", null);
     const buttons = reply.moves.map((m) => {
       const b = el("button", { type: "button", textContent: m.notation });
@@ -50,7 +52,7 @@ export async function judge(move) {
   move = move.trim();
   if (!move) return showError("ask", { message: "Type a move, or tap a site on the board to see the moves there." });
   try {
-    const reply = await api("adjudicate", { ruleset: table.ruleset, position: position(), move, as: null });
+    const reply = await api("adjudicate", { ruleset: table.ruleset, position: position(), move, as: asSeat() });
     showError("ask", null);
     render(move, reply);
   } catch (e) {
@@ -96,6 +98,7 @@ function render(move, reply) {
 }
 
 export function wireAsk() {
+  $("as-seat").addEventListener("change", () => { resetAsk(); refreshMoves(); });
   $("ask-form").addEventListener("submit", (e) => { e.preventDefault(); judge($("move").value); });
   $("chance-form").addEventListener("submit", (e) => {
     e.preventDefault();
