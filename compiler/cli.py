@@ -135,14 +135,6 @@ def _read(path: str) -> tuple[str, str]:
     return decode(data, path), path
 
 
-def _json_path(loc: tuple[Any, ...]) -> str:
-    """A pydantic location as the JSON path position errors use: players[0].seat."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(the whole file)"
-
-
 def _position(rules: Any, path: str) -> Any:
     """A position from a JSON position file or a game record (told apart by their content)."""
     text, name = _read(path)
@@ -180,28 +172,11 @@ def _view_line(pos: Any) -> None:
 
 
 def _position_file(rules: Any, text: str, name: str) -> Any:
-    from pydantic import ValidationError
-
-    from compiler.engine.evaluate import ChanceError
-    from compiler.engine.formats import PositionError, PositionModel, position_from_model
-    from compiler.engine.scenario import settled
+    from compiler.engine.reading import PositionFileError, read_position
     try:
-        model = PositionModel.model_validate_json(text.removeprefix("\ufeff"))
-        return settled(position_from_model(rules, model))
-    except ValidationError as e:
-        lines = [f"{name}: not a valid position file (its schema: rulebook schema):"]
-        for problem in e.errors()[:20]:
-            lines.append(f"  {_json_path(problem['loc'])}: {problem['msg']}")
-        if len(e.errors()) > 20:
-            lines.append(f"  … and {len(e.errors()) - 20} more")
-        _refuse("\n".join(lines))
-    except PositionError as e:
-        _refuse("\n".join([f"{name}: this position cannot be on a table:"] +
-                           [f"  {p}: {m}" for p, m in e.problems]))
-    except ChanceError as e:  # nobody has a decision, and what comes next is chance's
-        _refuse(f"{name}: nobody has a decision here, and the game goes on by itself to where "
-                f"chance decides, which a position file cannot say: {e}; give the position "
-                f"before the move that leads here, and the outcome with that move")
+        return read_position(rules, text, name)
+    except PositionFileError as e:
+        _refuse(str(e))
 
 
 # ------------------------------------------------------------------- authoring
