@@ -124,6 +124,10 @@ def create_app(rulebook_dir: Path | None = None) -> FastAPI:
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         problems = []
         for p in e.errors():
+            if p.get("type") == "json_invalid":
+                problems.append(("(the whole request)", "not JSON: " +
+                                 str((p.get("ctx") or {}).get("error", p["msg"]))))
+                continue
             loc = tuple(p.get("loc", ()))[1:] if p.get("loc", ("",))[0] == "body" \
                 else tuple(p.get("loc", ()))
             problems.append((json_path(loc) if loc else "(the whole request)", p["msg"]))
