@@ -47,30 +47,26 @@ class BodyLimit:
                 except ValueError:
                     return await _error(400, "bad-request", "Content-Length is not a number")(
                         scope, receive, send)
-        seen = 0
-
-        class Oversize(Exception):
-            pass
-
-        async def counted() -> Any:
-            nonlocal seen
+        # Read the body first, counting (a client may send no length or a false one), then
+        # hand the application the body it was given.
+        body, more = b"", True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise Oversize
-            return message
-        started = False
+            if message["type"] != "http.request":
+                return await self.app(scope, receive, send)
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                return await too_big(scope, receive, send)
+        given = False
 
-        async def watched(message: Any) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-        try:
-            await self.app(scope, counted, watched)
-        except Oversize:
-            if not started:
-                await too_big(scope, receive, send)
+        async def replay() -> Any:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+        await self.app(scope, replay, send)
 
 
 class _In(BaseModel):

@@ -114,7 +114,7 @@ def new_position(ruleset: str, players: int, seed: int = 1) -> Position:
     rules = rules_of(ruleset)
     rs = rules.game.ruleset
     if not rs.players_min <= players <= rs.players_max:
-        raise JudgeError("bad-players", f"{rs.title or ruleset} takes {rs.player_counts()} "
+        raise JudgeError("bad-players", f"{rs.title or ruleset} takes {rs.player_counts} "
                          f"players, not {players}", [("players", "out of range")], 422)
     from compiler.engine.scenario import settled
     return settled(rules.start(players, seed=seed))
