@@ -441,13 +441,47 @@ def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.
 
 @app.command()
 def serve(port: int = 8000) -> None:
-    """Build the rulebook, then serve it with live preview."""
+    """Build the rulebook, then serve it with live preview, and the judge beside it (port + 1)."""
+    import threading
+
     from compiler.rulebook.build import BuildError, build_site, serve_site
     try:
-        build_site(strict=True, console=out)
+        site = build_site(strict=True, console=out)
     except BuildError as e:
         _fail(str(e))
+    server = _judge_server("127.0.0.1", port + 1, site)
+    threading.Thread(target=server.run, daemon=True, name="judge").start()
+    out.print(f"The judge: http://127.0.0.1:{port + 1}/  (the rulebook: http://127.0.0.1:{port}/)")
     serve_site(port)
+
+
+def _judge_server(host: str, port: int, rulebook: Path | None) -> Any:
+    """A uvicorn server for the judge; rulings link to the rulebook it serves, if any."""
+    import uvicorn
+
+    from compiler.judge.api import create_app
+    if rulebook is not None and rulebook.is_dir() and "RULEBOOK_URL" not in os.environ:
+        os.environ["RULEBOOK_URL"] = f"http://{host}:{port}/rulebook/"
+    config = uvicorn.Config(create_app(rulebook if rulebook is not None and rulebook.is_dir()
+                                       else None), host=host, port=port, log_level="warning")
+    return uvicorn.Server(config)
+
+
+@app.command()
+def judge(host: Annotated[str, typer.Option(help="The address to listen on; 127.0.0.1 keeps "
+                                                 "it to this machine.")] = "127.0.0.1",
+          port: int = 8001,
+          rulebook: Annotated[Optional[Path], typer.Option(
+              help="A built rulebook (rulebook build) to serve at /rulebook/ and link rulings "
+                   "to; build/site if it exists.")] = None) -> None:
+    """Serve the judge's table: the page at /, its JSON API under /api/ (/openapi.json)."""
+    if rulebook is not None and not rulebook.is_dir():
+        _refuse(f"{rulebook}: no built rulebook there (make one with `rulebook build`)")
+    if rulebook is None and Path("build/site").is_dir():
+        rulebook = Path("build/site")
+    out.print(f"The judge: http://{host}:{port}/" +
+              (f"  (the rulebook: http://{host}:{port}/rulebook/)" if rulebook else ""))
+    _judge_server(host, port, rulebook).run()
 
 
 # -------------------------------------------------------------------- the game
@@ -505,6 +539,76 @@ def adjudicate(ruleset: str, position: str,
     else:
         print(ruling.render())  # a view's ruling says whose view judged it
     raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
+
+
+@app.command()
+def draw(ruleset: str, position: Annotated[str, typer.Argument(
+             help="A position file or a game record.")],
+         output: Annotated[Path, typer.Option("-o", "--output",
+                                              help="board.svg, or board.png if a converter "
+                                                   "(cairosvg) is installed.")] = Path("board.svg")
+         ) -> None:
+    """Draw a position as the rulebook draws it: its board picture, as SVG (or PNG)."""
+    from compiler.rulebook.svg import board_svg
+    rules = _rules(ruleset)
+    pos = _position(rules, position)
+    svg = board_svg(pos.game, pos.state, max_width=2000)
+    data = svg.encode("utf-8")
+    if output.suffix.lower() == ".png":
+        try:
+            import cairosvg  # type: ignore[import-not-found]
+        except ImportError:
+            _refuse(f"{output}: no PNG converter here (pip install cairosvg); "
+                    f"write {output.with_suffix('.svg')} instead")
+        data = cairosvg.svg2png(bytestring=data)
+    elif output.suffix.lower() != ".svg":
+        _refuse(f"{output}: give a .svg or .png file name")
+    try:
+        output.write_bytes(data)
+    except OSError as e:
+        _fail(_os_problem(output, e))
+    out.print(f"{output}: the board, {len(pos.state.board)} tiles, {len(pos.state.pieces)} pieces")
+
+
+@app.command("position")
+def position_command(
+        ruleset: str,
+        from_example: Annotated[Optional[str], typer.Option(
+            "--from-example", metavar="ID", help="The position a worked example starts from.")
+        ] = None,
+        from_record: Annotated[Optional[str], typer.Option(
+            "--from-record", metavar="FILE", help="The position a game record reaches.")] = None,
+        upto: Annotated[Optional[int], typer.Option(
+            help="With --from-record: the position after this many decisions.", min=0)] = None,
+        output: Annotated[Optional[Path], typer.Option("-o", "--output")] = None) -> None:
+    """Write a position file (JSON) to start from: a worked example's or a record's."""
+    from compiler.engine.formats import from_state
+    if (from_example is None) == (from_record is None):
+        raise typer.BadParameter("give one of --from-example ID or --from-record FILE")
+    if upto is not None and from_record is None:
+        raise typer.BadParameter("--upto goes with --from-record", param_hint="--upto")
+    rules = _rules(ruleset)
+    if from_example is not None:
+        from compiler.judge.service import JudgeError, example_of
+        try:
+            pos, _ = example_of(rules, from_example)
+        except JudgeError as e:
+            _refuse(e.message)
+    else:
+        from compiler.engine.records import RecordError, parse_record, replay
+        text, name = _read(str(from_record))
+        try:
+            pos = replay(rules, parse_record(text, name), upto)
+        except RecordError as e:
+            _refuse(str(e))
+    text = from_state(pos.rules, pos.state).model_dump_json(indent=2, exclude_none=True) + "\n"
+    if output is None:
+        print(text, end="")
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(_os_problem(output, e))
 
 
 @app.command()

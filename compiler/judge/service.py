@@ -121,8 +121,13 @@ def new_position(ruleset: str, players: int, seed: int = 1) -> Position:
 
 
 def example_position(ruleset: str, example: str) -> tuple[Position, dict[str, Any]]:
+    return example_of(rules_of(ruleset), example)
+
+
+def example_of(rules: Rules, example: str) -> tuple[Position, dict[str, Any]]:
+    """A worked example's starting position, its moves and the verdict they get."""
     from compiler.engine.scenario import model_from_facts
-    rules = rules_of(ruleset)
+    ruleset = rules.game.ruleset.id
     exs = {ex.id: ex for ex in rules.game.ruleset.examples}
     ex = exs.get(example)
     if ex is None:
