@@ -230,3 +230,17 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
 def test_unknown_route_is_json(client: TestClient) -> None:
     assert _error(client.get("/api/nothing"), 404)["code"] == "not-found"
     json.dumps(client.get("/api/nothing").json())
+
+
+def test_record_with_its_stops(client: TestClient) -> None:
+    from compiler.engine.random_play import random_game
+    from compiler.engine.records import write_record
+    from compiler.judge.service import rules_of
+    final, history = random_game(rules_of("trian_deluxe"), 2, seed=5)
+    text = write_record(history, final)
+    whole = client.post("/api/positions/record", json={"ruleset": "trian_deluxe",
+                                                       "record": text}).json()
+    part = client.post("/api/positions/record", json={"ruleset": "trian_deluxe",
+                                                      "record": text, "upto": 2}).json()
+    assert whole["record"]["total"] == len(whole["record"]["decisions"]) > 2
+    assert part["record"]["upto"] == 2 and part["situation"]["turn"] < whole["situation"]["turn"]

@@ -153,10 +153,11 @@ def record_position(ruleset: str, text: str, upto: int | None) -> tuple[Position
         pos = replay(rules, rec, upto)
     except RecordError as e:
         raise JudgeError("bad-record", str(e), [("record", str(e))], 422) from None
-    decisions = [{"number": i + 1, "player": getattr(d, "seat", None) or "",
-                  "move": getattr(d, "move", None) or getattr(d, "text", "")}
-                 for i, d in enumerate(getattr(rec, "decisions", []) or [])]
-    return pos, {"decisions": decisions, "upto": upto, "total": len(decisions)}
+    # The slider stops after each turn line (what `upto` counts, as `rulebook replay`).
+    decisions = [{"number": t.number, "player": None,
+                  "move": "; ".join(d.written or d.text for d in t.decisions)}
+                 for t in rec.turns]
+    return pos, {"decisions": decisions, "upto": upto, "total": len(rec.turns)}
 
 
 # ------------------------------------------------------------------- the board
