@@ -135,14 +135,6 @@ def _read(path: str) -> tuple[str, str]:
     return decode(data, path), path
 
 
-def _json_path(loc: tuple[Any, ...]) -> str:
-    """A pydantic location as the JSON path position errors use: players[0].seat."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(the whole file)"
-
-
 def _position(rules: Any, path: str) -> Any:
     """A position from a JSON position file or a game record (told apart by their content)."""
     text, name = _read(path)
@@ -180,28 +172,11 @@ def _view_line(pos: Any) -> None:
 
 
 def _position_file(rules: Any, text: str, name: str) -> Any:
-    from pydantic import ValidationError
-
-    from compiler.engine.evaluate import ChanceError
-    from compiler.engine.formats import PositionError, PositionModel, position_from_model
-    from compiler.engine.scenario import settled
+    from compiler.engine.reading import PositionFileError, read_position
     try:
-        model = PositionModel.model_validate_json(text.removeprefix("\ufeff"))
-        return settled(position_from_model(rules, model))
-    except ValidationError as e:
-        lines = [f"{name}: not a valid position file (its schema: rulebook schema):"]
-        for problem in e.errors()[:20]:
-            lines.append(f"  {_json_path(problem['loc'])}: {problem['msg']}")
-        if len(e.errors()) > 20:
-            lines.append(f"  … and {len(e.errors()) - 20} more")
-        _refuse("\n".join(lines))
-    except PositionError as e:
-        _refuse("\n".join([f"{name}: this position cannot be on a table:"] +
-                           [f"  {p}: {m}" for p, m in e.problems]))
-    except ChanceError as e:  # nobody has a decision, and what comes next is chance's
-        _refuse(f"{name}: nobody has a decision here, and the game goes on by itself to where "
-                f"chance decides, which a position file cannot say: {e}; give the position "
-                f"before the move that leads here, and the outcome with that move")
+        return read_position(rules, text, name)
+    except PositionFileError as e:
+        _refuse(str(e))
 
 
 # ------------------------------------------------------------------- authoring
@@ -466,13 +441,47 @@ def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.
 
 @app.command()
 def serve(port: int = 8000) -> None:
-    """Build the rulebook, then serve it with live preview."""
+    """Build the rulebook, then serve it with live preview, and the judge beside it (port + 1)."""
+    import threading
+
     from compiler.rulebook.build import BuildError, build_site, serve_site
     try:
-        build_site(strict=True, console=out)
+        site = build_site(strict=True, console=out)
     except BuildError as e:
         _fail(str(e))
+    server = _judge_server("127.0.0.1", port + 1, site)
+    threading.Thread(target=server.run, daemon=True, name="judge").start()
+    out.print(f"The judge: http://127.0.0.1:{port + 1}/  (the rulebook: http://127.0.0.1:{port}/)")
     serve_site(port)
+
+
+def _judge_server(host: str, port: int, rulebook: Path | None) -> Any:
+    """A uvicorn server for the judge; rulings link to the rulebook it serves, if any."""
+    import uvicorn
+
+    from compiler.judge.api import create_app
+    if rulebook is not None and rulebook.is_dir() and "RULEBOOK_URL" not in os.environ:
+        os.environ["RULEBOOK_URL"] = f"http://{host}:{port}/rulebook/"
+    config = uvicorn.Config(create_app(rulebook if rulebook is not None and rulebook.is_dir()
+                                       else None), host=host, port=port, log_level="warning")
+    return uvicorn.Server(config)
+
+
+@app.command()
+def judge(host: Annotated[str, typer.Option(help="The address to listen on; 127.0.0.1 keeps "
+                                                 "it to this machine.")] = "127.0.0.1",
+          port: int = 8001,
+          rulebook: Annotated[Optional[Path], typer.Option(
+              help="A built rulebook (rulebook build) to serve at /rulebook/ and link rulings "
+                   "to; build/site if it exists.")] = None) -> None:
+    """Serve the judge's table: the page at /, its JSON API under /api/ (/openapi.json)."""
+    if rulebook is not None and not rulebook.is_dir():
+        _refuse(f"{rulebook}: no built rulebook there (make one with `rulebook build`)")
+    if rulebook is None and Path("build/site").is_dir():
+        rulebook = Path("build/site")
+    out.print(f"The judge: http://{host}:{port}/" +
+              (f"  (the rulebook: http://{host}:{port}/rulebook/)" if rulebook else ""))
+    _judge_server(host, port, rulebook).run()
 
 
 # -------------------------------------------------------------------- the game
@@ -530,6 +539,76 @@ def adjudicate(ruleset: str, position: str,
     else:
         print(ruling.render())  # a view's ruling says whose view judged it
     raise typer.Exit(0 if ruling.verdict == "LEGAL" else REFUSED)
+
+
+@app.command()
+def draw(ruleset: str, position: Annotated[str, typer.Argument(
+             help="A position file or a game record.")],
+         output: Annotated[Path, typer.Option("-o", "--output",
+                                              help="board.svg, or board.png if a converter "
+                                                   "(cairosvg) is installed.")] = Path("board.svg")
+         ) -> None:
+    """Draw a position as the rulebook draws it: its board picture, as SVG (or PNG)."""
+    from compiler.rulebook.svg import board_svg
+    rules = _rules(ruleset)
+    pos = _position(rules, position)
+    svg = board_svg(pos.game, pos.state, max_width=2000)
+    data = svg.encode("utf-8")
+    if output.suffix.lower() == ".png":
+        try:
+            import cairosvg  # type: ignore[import-not-found]
+        except ImportError:
+            _refuse(f"{output}: no PNG converter here (pip install cairosvg); "
+                    f"write {output.with_suffix('.svg')} instead")
+        data = cairosvg.svg2png(bytestring=data)
+    elif output.suffix.lower() != ".svg":
+        _refuse(f"{output}: give a .svg or .png file name")
+    try:
+        output.write_bytes(data)
+    except OSError as e:
+        _fail(_os_problem(output, e))
+    out.print(f"{output}: the board, {len(pos.state.board)} tiles, {len(pos.state.pieces)} pieces")
+
+
+@app.command("position")
+def position_command(
+        ruleset: str,
+        from_example: Annotated[Optional[str], typer.Option(
+            "--from-example", metavar="ID", help="The position a worked example starts from.")
+        ] = None,
+        from_record: Annotated[Optional[str], typer.Option(
+            "--from-record", metavar="FILE", help="The position a game record reaches.")] = None,
+        upto: Annotated[Optional[int], typer.Option(
+            help="With --from-record: the position after this many decisions.", min=0)] = None,
+        output: Annotated[Optional[Path], typer.Option("-o", "--output")] = None) -> None:
+    """Write a position file (JSON) to start from: a worked example's or a record's."""
+    from compiler.engine.formats import from_state
+    if (from_example is None) == (from_record is None):
+        raise typer.BadParameter("give one of --from-example ID or --from-record FILE")
+    if upto is not None and from_record is None:
+        raise typer.BadParameter("--upto goes with --from-record", param_hint="--upto")
+    rules = _rules(ruleset)
+    if from_example is not None:
+        from compiler.judge.service import JudgeError, example_of
+        try:
+            pos, _ = example_of(rules, from_example)
+        except JudgeError as e:
+            _refuse(e.message)
+    else:
+        from compiler.engine.records import RecordError, parse_record, replay
+        text, name = _read(str(from_record))
+        try:
+            pos = replay(rules, parse_record(text, name), upto)
+        except RecordError as e:
+            _refuse(str(e))
+    text = from_state(pos.rules, pos.state).model_dump_json(indent=2, exclude_none=True) + "\n"
+    if output is None:
+        print(text, end="")
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(_os_problem(output, e))
 
 
 @app.command()

@@ -350,8 +350,13 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
               marks: Iterable[tuple[Site, str]] = (),
               ghost: tuple[str, str, Cell, int] | None = None,
               arrows: Iterable[tuple[Site, Site]] = (),
-              empty_cells: Iterable[Cell] = ()) -> str:
+              empty_cells: Iterable[Cell] = (), interactive: bool = False) -> str:
     """The tiles and pieces of a position, with the marks a worked example needs.
+
+    `interactive` (the judge's page) adds click targets: `data-cell` on laid tiles
+    and on the empty cells (class "open"), a transparent `data-site` circle on
+    every site of a laid tile, `data-piece` (its index) on pieces, and
+    `data-board` on each player's board label; the rulebook's pictures leave it off.
 
     `highlight` rings cells (a tile just laid); `marks` ring sites in a tone
     ("ok", "bad" or "focus"); `ghost` shows a tile someone tried to lay;
@@ -398,7 +403,8 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
     for cell, d in drawings.items():
         card, face, rot = state.board[cell]
         title = f"{layout.cell_text(cell)}: tile {card}, face {face}, turned {rot}"
-        body.append(f'<g class="tile"><title>{html.escape(title)}</title>')
+        here = f' data-cell="{html.escape(game.format_cell(cell))}"' if interactive else ""
+        body.append(f'<g class="tile"{here}><title>{html.escape(title)}</title>')
         as_card = _card_layers(game, state, cell, d, size)
         body += as_card or d.layers()
         if labels:
@@ -410,6 +416,11 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
                         f"{layout.cell_text(cell)}</text>")
         body.append("</g>")
     for cell in empties:
+        if interactive:
+            body.append(f'<polygon class="open" data-cell="{html.escape(game.format_cell(cell))}" '
+                        f'points="{_pts(poly(cell))}" fill="transparent" stroke="#888" '
+                        'stroke-width="1" stroke-dasharray="4 3"/>')
+            continue
         body.append(f'<polygon class="empty" points="{_pts(poly(cell))}" fill="none" stroke="#888" '
                     'stroke-width="1" stroke-dasharray="4 3"/>')
     if ghost_drawing is not None:
@@ -424,8 +435,14 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
             continue
         body.append(f'<polygon class="highlight" points="{_pts(poly(cell))}" fill="none" '
                     f'stroke="{HIGHLIGHT}" stroke-width="3" stroke-linejoin="round"/>')
-    body += _pieces(game, state, site_point, size, layout.cell_text)
-    body += layout.labels()
+    if interactive:
+        for cell, d in drawings.items():
+            for name, p in d.sites.items():
+                body.append(f'<circle class="site" data-site="{html.escape(game.format_cell(cell))}'
+                            f':{html.escape(str(name))}" cx="{_fmt(p[0])}" cy="{_fmt(p[1])}" '
+                            f'r="{_fmt(size * 0.12)}" fill="transparent"/>')
+    body += _pieces(game, state, site_point, size, layout.cell_text, interactive)
+    body += layout.labels(interactive)
     for site, tone in marks:
         if site is None:
             continue
@@ -525,22 +542,24 @@ class _Layout:
         """The cell as a reader of this board writes it: in the board's own coordinates."""
         return self.game.lattice.format_cell(local(cell) if self.offsets else cell)
 
-    def labels(self) -> list[str]:
+    def labels(self, interactive: bool = False) -> list[str]:
         out = []
         for p, (left, right, top) in self.spans.items():
             colour = self.game.looks.get(self.game.seat_id(p), ("color", "#555555"))[1]
             at = ((left + right) / 2, top - self.label_room / 2)
-            out.append(f'<g class="board-label">'
+            board = f' data-board="{html.escape(self.game.seat_id(p))}"' if interactive else ""
+            out.append(f'<g class="board-label"{board}>'
                        + _label(at, self.game.seat_name(p), self.size * 0.22, colour, "bold")
                        + "</g>")
         return out
 
 
 def _pieces(game: Game, state: State, site_point: Any, size: float,
-            cell_text: Any = None) -> list[str]:
+            cell_text: Any = None, interactive: bool = False) -> list[str]:
     """Pieces, a stack drawn bottom first, each a little up and right of the last."""
     out: list[str] = []
     r = size * 0.085
+    index = 0  # a piece's place in the position file's `pieces`, listed in this same order
     for site, stack in sorted(state.stacks_at.items(),
                               key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
         base = site_point(site)
@@ -555,6 +574,8 @@ def _pieces(game: Game, state: State, site_point: Any, size: float,
             shape = lk[0] if lk[0] in ICON_SHAPES else "circle"
             title = (f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} at "
                      f"{(cell_text or game.lattice.format_cell)(site[0])}:{site[1]}")
-            out.append(f'<g class="piece"><title>{html.escape(title)}</title>'
+            target = f' data-piece="{index}"' if interactive else ""
+            index += 1
+            out.append(f'<g class="piece"{target}><title>{html.escape(title)}</title>'
                        f'{icon(shape, at, r, colour, lk[1], width=1.6)}</g>')
     return out

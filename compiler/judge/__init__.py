@@ -1,0 +1,1 @@
+"""The judge's table: set up a disputed position and get the ruling (a reader of the engine)."""

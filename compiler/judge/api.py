@@ -1,0 +1,208 @@
+"""The judge's JSON API (FastAPI): request and reply models, limits, errors as JSON.
+
+All the judging is in service.py; here only HTTP: bodies of at most 1 MB, every error
+`{"error": {code, message, problems}}` and never a traceback, rulesets only from rules/.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from compiler.engine.reading import json_path
+from compiler.judge import service
+from compiler.judge.service import JudgeError
+
+MAX_BODY = 1_000_000
+STATIC = Path(__file__).parent / "static"
+
+
+def _error(status: int, code: str, message: str,
+           problems: list[tuple[str, str]] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "problems": [
+        {"path": p, "message": m} for p, m in problems or []]}}, status_code=status)
+
+
+class BodyLimit:
+    """Refuse a body over MAX_BODY (413): by its Content-Length, and by counting what is
+    streamed, since a client may send no length or a false one."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        too_big = _error(413, "too-large", f"the request is over {self.limit} bytes")
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    if int(value) > self.limit:
+                        return await too_big(scope, receive, send)
+                except ValueError:
+                    return await _error(400, "bad-request", "Content-Length is not a number")(
+                        scope, receive, send)
+        # Read the body first, counting (a client may send no length or a false one), then
+        # hand the application the body it was given.
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return await self.app(scope, receive, send)
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                return await too_big(scope, receive, send)
+        given = False
+
+        async def replay() -> Any:
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+        await self.app(scope, replay, send)
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    ruleset: str = Field(max_length=100)
+
+
+class NewIn(_In):
+    players: int = Field(ge=1, le=64)
+    seed: int = 1
+
+
+class ExampleIn(_In):
+    example: str = Field(max_length=200)
+
+
+class RecordIn(_In):
+    record: str
+    upto: int | None = Field(default=None, ge=0)
+
+
+class PositionIn(_In):
+    position: dict[str, Any]
+
+
+class MovesIn(PositionIn):
+    at: str | None = Field(default=None, max_length=100)
+    seat: str | None = Field(default=None, alias="as", max_length=100)
+
+
+class FitsIn(PositionIn):
+    tile: str = Field(max_length=100)
+    face: str | None = Field(default=None, max_length=100)
+
+
+class AdjudicateIn(PositionIn):
+    move: str = Field(max_length=10_000)
+    seat: str | None = Field(default=None, alias="as", max_length=100)
+
+
+def create_app(rulebook_dir: Path | None = None) -> FastAPI:
+    """The judge: the API under /api/, the page at /, the rulebook at /rulebook/ if given."""
+    app = FastAPI(title="The judge's table", docs_url=None, redoc_url=None,
+                  description="Set up a position of any ruleset in rules/ and get the ruling.")
+
+    @app.exception_handler(JudgeError)
+    async def judge_error(_: Request, e: JudgeError) -> JSONResponse:
+        return _error(e.status, e.code, e.message, e.problems)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        problems = []
+        for p in e.errors():
+            if p.get("type") == "json_invalid":
+                problems.append(("(the whole request)", "not JSON: " +
+                                 str((p.get("ctx") or {}).get("error", p["msg"]))))
+                continue
+            loc = tuple(p.get("loc", ()))[1:] if p.get("loc", ("",))[0] == "body" \
+                else tuple(p.get("loc", ()))
+            problems.append((json_path(loc) if loc else "(the whole request)", p["msg"]))
+        return _error(422, "bad-request", "the request is not what this endpoint takes",
+                      problems)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        return _error(e.status_code, "not-found" if e.status_code == 404 else "http",
+                      str(e.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, e: Exception) -> JSONResponse:
+        return _error(500, "internal", f"the judge could not answer this: "
+                      f"{type(e).__name__}: {str(e)[:300]}")
+
+    @app.get("/api/rulesets")
+    def rulesets() -> dict[str, Any]:
+        return {"rulesets": service.catalogue()}
+
+    @app.get("/api/rulesets/{ruleset}")
+    def ruleset(ruleset: str) -> dict[str, Any]:
+        return service.describe(ruleset)
+
+    @app.get("/api/schema")
+    def schema() -> dict[str, Any]:
+        from compiler.engine.formats import position_schema
+        return position_schema()
+
+    @app.post("/api/positions/new")
+    def new(body: NewIn) -> dict[str, Any]:
+        return service.reply(service.new_position(body.ruleset, body.players, body.seed))
+
+    @app.post("/api/positions/example")
+    def example(body: ExampleIn) -> dict[str, Any]:
+        pos, ex = service.example_position(body.ruleset, body.example)
+        return {**service.reply(pos), "example": ex}
+
+    @app.post("/api/positions/record")
+    def record(body: RecordIn) -> dict[str, Any]:
+        pos, rec = service.record_position(body.ruleset, body.record, body.upto)
+        return {**service.reply(pos), "record": rec}
+
+    @app.post("/api/positions/check")
+    def check(body: PositionIn) -> dict[str, Any]:
+        return service.reply(service.position_of(body.ruleset, body.position))
+
+    @app.post("/api/moves")
+    def moves(body: MovesIn) -> dict[str, Any]:
+        pos = service.seen_by(service.position_of(body.ruleset, body.position), body.seat)
+        found = service.moves_at(pos, body.at)
+        return {"situation": service.reply(pos)["situation"], "moves": found,
+                "count": len(found)}
+
+    @app.post("/api/fits")
+    def fits(body: FitsIn) -> dict[str, Any]:
+        pos = service.position_of(body.ruleset, body.position)
+        return {"placements": service.fits(pos, body.tile, body.face)}
+
+    @app.post("/api/adjudicate")
+    def adjudicate(body: AdjudicateIn) -> dict[str, Any]:
+        pos = service.seen_by(service.position_of(body.ruleset, body.position), body.seat)
+        return service.adjudicate(pos, body.move)
+
+    @app.post("/api/draw")
+    def draw(body: PositionIn) -> Response:
+        pos = service.position_of(body.ruleset, body.position)
+        return Response(service.svg_of(pos, interactive=False), media_type="image/svg+xml")
+
+    if (STATIC / "index.html").is_file():
+        from fastapi.staticfiles import StaticFiles
+
+        @app.get("/", include_in_schema=False)
+        def page() -> FileResponse:
+            return FileResponse(STATIC / "index.html")
+        app.mount("/judge-assets", StaticFiles(directory=STATIC), name="judge-assets")
+    if rulebook_dir is not None and Path(rulebook_dir).is_dir():
+        from fastapi.staticfiles import StaticFiles
+        app.mount("/rulebook", StaticFiles(directory=rulebook_dir, html=True), name="rulebook")
+
+    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
+    return app
