@@ -226,6 +226,11 @@ def test_a_worked_example_opens(page, base_url) -> None:
     _open(page, f"/?ruleset={RULESET}&example={example['id']}")
     page.wait_for_function("document.getElementById('example-info').textContent.length > 0")
     assert page.locator('[data-panel="example"]').is_visible()
+    asked = httpx.post(f"{base_url}/api/positions/example",
+                       json={"ruleset": RULESET, "example": example["id"]}).json()["example"]
+    if asked["moves"] and asked["verdict"]:  # the example's question is asked at once
+        page.wait_for_selector("#ruling:not([hidden])")
+        assert page.inner_text("#verdict") == asked["verdict"]
     _shot(page, "example")
 
 

@@ -5,7 +5,7 @@ import { api, showError } from "./api.js";
 import { Board } from "./board.js";
 import { table, position, start, onChange, undo } from "./table.js";
 import { setupEditor, wireEditor, editTap, fillForms, afterRedraw, el } from "./edit.js";
-import { wireAsk, movesAt, refreshMoves, resetAsk } from "./ask.js";
+import { wireAsk, movesAt, refreshMoves, resetAsk, judge } from "./ask.js";
 import { encodeShare, decodeShare, download } from "./share.js";
 
 const $ = (id) => document.getElementById(id);
@@ -83,7 +83,10 @@ async function openExample(id) {
   if (ex.moves.length) parts.push(`the move asked: ${ex.moves.join("; ")}`);
   if (ex.verdict) parts.push(`the rulebook's verdict: ${ex.verdict}`);
   $("example-info").textContent = parts.join(" — ");
-  if (ex.moves.length) $("move").value = ex.moves[0];
+  if (ex.moves.length) {  // the example's question, asked at once: its ruling is what the page shows
+    $("move").value = ex.moves.join("; ");
+    await judge(ex.moves.join("; "));
+  }
 }
 
 async function replayRecord(upto) {
