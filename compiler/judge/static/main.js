@@ -38,7 +38,7 @@ async function chooseRuleset(id) {
   $("open-example").disabled = info.examples.length === 0;
   $("example-info").textContent = info.examples.length ? "" : "This ruleset has no worked examples.";
   renderLegend(info);
-  $("as-seat").replaceChildren(el("option", { value: "", textContent: "the table (every card seen)" }),
+  $("as-seat").replaceChildren(el("option", { value: "", textContent: "the whole table (everything seen)" }),
     ...info.seats.map((s) => el("option", { value: s.id, textContent: s.name || s.id })));
   setupEditor(info);
 }
