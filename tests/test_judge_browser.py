@@ -305,3 +305,20 @@ def test_a_card_game_has_its_table_too(page) -> None:
     assert page.locator("#players-fields fieldset").count() >= 3
     _shot(page, "cards")
     page.uncheck("#edit-mode")
+
+
+def test_chance_asks_for_the_outcome(page) -> None:
+    _open(page, "/?ruleset=trian_new_order")
+    page.wait_for_function("document.querySelectorAll('#move-options option').length > 0")
+    page.fill("#move", page.locator("#move-options option").first.get_attribute("value"))
+    page.click("#ask-form button[type=submit]")
+    page.wait_for_selector("#chance-form:not([hidden])")
+    message = page.inner_text("#chance-message")
+    assert "Chance" in page.inner_text("#verdict")
+    outcome = message.rsplit("one of: ", 1)[1].split(",")[0].strip(" ).")
+    page.fill("#chance-outcome", outcome)
+    page.click("#chance-form button[type=submit]")
+    page.wait_for_function("document.getElementById('verdict').textContent === 'LEGAL'")
+    assert f"! {outcome}" in page.input_value("#move")
+    assert page.locator("#apply-move").is_visible()
+    _shot(page, "chance")

@@ -71,8 +71,9 @@ function render(move, reply) {
   }
   $("ruling").hidden = false;
   const verdict = $("verdict");
-  verdict.textContent = reply.verdict;
-  verdict.className = `verdict ${reply.verdict.toLowerCase()}`;
+  // a move chance must finish is not yet judged: the outcome is asked for, not a verdict shown
+  verdict.textContent = reply.chance ? "Chance decides: give the outcome" : reply.verdict;
+  verdict.className = `verdict ${reply.chance ? "chance" : reply.verdict.toLowerCase()}`;
   const ruling = reply.ruling || { moves: [] };
   const cited = new Map();
   for (const m of ruling.moves || []) {
