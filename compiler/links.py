@@ -26,6 +26,28 @@ def site_url() -> str:
     return DEFAULT_SITE_URL
 
 
+# Where the judge (`rulebook judge`) answers, as the rulebook's pages link to it. A page
+# cannot know at build time where it will be hosted, so its links carry this marker and the
+# build's page hook (compiler/rulebook/hooks.py) replaces it: with $RULEBOOK_JUDGE_URL when
+# set, else with the folder above the site, which is where `rulebook judge` serves the
+# rulebook from (the judge at /, the rulebook at /rulebook/).
+JUDGE_MARKER = "@judge-root@/"
+
+
+def judge_root(page_url: str) -> str:
+    """The judge's address as seen from the page at `page_url` (relative to the site)."""
+    env = os.environ.get("RULEBOOK_JUDGE_URL")
+    if env:
+        return env.rstrip("/") + "/"
+    return "../" * (page_url.count("/") + 1)
+
+
+def judge_link(ruleset_id: str, example_id: str | None = None) -> str:
+    """The judge opened on a ruleset, or on the table of one of its worked examples."""
+    query = f"?ruleset={ruleset_id}" + (f"&example={example_id}" if example_id else "")
+    return JUDGE_MARKER + query
+
+
 def slug(ruleset_id: str) -> str:
     return ruleset_id.replace("_", "-")
 

@@ -113,3 +113,21 @@ def test_an_example_diagram_names_and_colours_the_examples_own_seats(site: Path)
            "Sslyx's Mobile Teleport at 0,0:space" in block.replace("&#x27;", "'")
     assert "Before: turn 10, Sslyx to play" in block
     assert "Arvori" not in block
+
+
+def test_every_page_asks_the_judge_and_every_example_opens_in_it(site: Path,
+                                                                  deluxe: m.Ruleset) -> None:
+    """The links lead to the folder above the site, where `rulebook judge` answers (it
+    serves the rulebook at /rulebook/): from a chapter page three folders up."""
+    chapter = deluxe.chapters[0].id.replace("_", "-")
+    html = page(site, deluxe, chapter)
+    assert f'href="../../../?ruleset={deluxe.id}"' in html
+    chapters = "".join(page(site, deluxe, ch.id.replace("_", "-")) for ch in deluxe.chapters)
+    opened = set(re.findall(
+        rf'href="\.\./\.\./\.\./\?ruleset={deluxe.id}&(?:amp;)?example=(\w+)"', chapters))
+    homed = {ex.id for ex in deluxe.examples} - {
+        x for x in re.findall(r'example=(\w+)', page(site, deluxe, "examples"))}
+    assert homed <= opened and opened
+    index = (site / urls.slug(deluxe.id) / "index.html").read_text(encoding="utf-8")
+    assert f'href="../../?ruleset={deluxe.id}"' in index
+    assert "@judge-root@" not in html and "@judge-root@" not in index

@@ -8,6 +8,7 @@ from typing import Any
 
 from mkdocs.exceptions import Abort
 
+from compiler import links
 from compiler.rulebook.build import BuildError, generate
 
 log = logging.getLogger("mkdocs.rulebook")
@@ -22,3 +23,10 @@ def on_config(config: Any) -> Any:
     config.extra["summary"] = summary + "; "
     log.info(summary)
     return config
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Point each "Ask the judge" link at the judge, relative to this page (links.py)."""
+    if links.JUDGE_MARKER not in html:
+        return html
+    return html.replace(links.JUDGE_MARKER, links.judge_root(page.url))

@@ -125,7 +125,7 @@ class RulesetPages:
         rs = self.rs
         lines = [f"# {rs.title}", "", f"*{rs.subtitle}*" if rs.subtitle else "", ""]
         lines += [f"For {rs.player_counts} players. "
-                  f"Rules version {rs.version}."]
+                  f"Rules version {rs.version}.", "", self.ask_the_judge()]
         if rs.source:
             lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
                           f"sentence here is written afresh."]
@@ -166,12 +166,19 @@ class RulesetPages:
     # ------------------------------------------------------------ chapters
 
     def chapter_page(self, ch: m.Chapter) -> Page:
-        lines = [f"# {ch.number}. {ch.title}", ""]
+        lines = [f"# {ch.number}. {ch.title}", "", self.ask_the_judge(), ""]
         if ch.text:
             lines += [self.ix.prose(ch.text), ""]
         for r in ch.rules:
             lines += self.rule_section(r, 2)
         return self._page(f"{ch.id.replace('_', '-')}.md", f"{ch.number}. {ch.title}", lines)
+
+    def ask_the_judge(self) -> str:
+        """A button opening the judge on this ruleset: shown only where a judge answers
+        (site/assets/javascripts/judge-links.js asks it first)."""
+        return (f'<a class="judge-link md-button" href="{urls.judge_link(self.rs.id)}" '
+                f'data-search-exclude title="Set up a disputed position by these rules and '
+                f'get a ruling">Ask the judge</a>')
 
     def rule_section(self, r: m.Rule, depth: int) -> list[str]:
         hashes = "#" * min(depth, 6)
@@ -249,8 +256,11 @@ class RulesetPages:
         lines = [f'<div class="admonition example" id="{example_anchor(ex.id)}" markdown>',
                  f'<p class="admonition-title">{html.escape(head)}</p>', ""]
         verified = "✓ Verified against the engine" if res.ok else "✗ Disagrees with the engine"
+        opener = (f' <a class="judge-link" href="{urls.judge_link(self.rs.id, ex.id)}" '
+                  f'data-search-exclude>Open in the judge</a>')
         lines += [f'<span class="verified">{verified}</span> '
-                  + "Illustrates " + ", ".join(self.ix.rule_link(x) for x in ex.illustrates), ""]
+                  + "Illustrates " + ", ".join(self.ix.rule_link(x) for x in ex.illustrates)
+                  + opener, ""]
         if ex.text:
             lines += [self.ix.prose(ex.text), ""]
         lines += self._from_set_up(ex)
