@@ -5,7 +5,8 @@ build/test-artifacts/judge/ for a person to look at.
 
 The browser is the system's Chromium (Debian: `apt-get install chromium`), or the one named
 by RULEBOOK_CHROMIUM; Playwright's own download is not needed. Without a browser the tests
-are skipped, except on CI (env CI set), where that is a failure.
+are skipped, except on CI (env CI or RULEBOOK_REQUIRE_BROWSER set: .ci/run installs
+Chromium and sets it), where that is a failure.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def browser() -> Iterator[object]:
     if executable is None:
         why = ("no Chromium found: install Debian's `chromium` package (apt-get install "
                "chromium), or set RULEBOOK_CHROMIUM to a Chromium executable")
-        if os.environ.get("CI"):
+        if os.environ.get("CI") or os.environ.get("RULEBOOK_REQUIRE_BROWSER"):
             pytest.fail(why)
         pytest.skip(why)
     with playwright_api.sync_playwright() as p:
