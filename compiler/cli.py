@@ -445,25 +445,28 @@ def serve(port: int = 8000) -> None:
     import threading
 
     from compiler.rulebook.build import BuildError, build_site, serve_site
+    # The pages' "Ask the judge" open the judge started here; its rulings cite the live book.
+    os.environ["RULEBOOK_JUDGE_URL"] = f"http://127.0.0.1:{port + 1}/"
     try:
-        site = build_site(strict=True, console=out)
+        build_site(strict=True, console=out)
     except BuildError as e:
         _fail(str(e))
-    server = _judge_server("127.0.0.1", port + 1, site)
+    server = _judge_server("127.0.0.1", port + 1, None, f"http://127.0.0.1:{port}/")
     threading.Thread(target=server.run, daemon=True, name="judge").start()
     out.print(f"The judge: http://127.0.0.1:{port + 1}/  (the rulebook: http://127.0.0.1:{port}/)")
     serve_site(port)
 
 
-def _judge_server(host: str, port: int, rulebook: Path | None) -> Any:
-    """A uvicorn server for the judge; rulings link to the rulebook it serves, if any."""
+def _judge_server(host: str, port: int, rulebook: Path | None,
+                  rulebook_url: str | None = None) -> Any:
+    """A uvicorn server for the judge; rulings link to the rulebook it serves (/rulebook/),
+    else to `rulebook_url`, else to the rulebook's site_url."""
     import uvicorn
 
     from compiler.judge.api import create_app
-    if rulebook is not None and rulebook.is_dir() and "RULEBOOK_URL" not in os.environ:
-        os.environ["RULEBOOK_URL"] = f"http://{host}:{port}/rulebook/"
-    config = uvicorn.Config(create_app(rulebook if rulebook is not None and rulebook.is_dir()
-                                       else None), host=host, port=port, log_level="warning")
+    app_ = create_app(rulebook if rulebook is not None and rulebook.is_dir() else None,
+                      rulebook_url=rulebook_url, warm=True)
+    config = uvicorn.Config(app_, host=host, port=port, log_level="warning")
     return uvicorn.Server(config)
 
 
