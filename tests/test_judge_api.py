@@ -193,6 +193,26 @@ def test_oversize_body_is_refused(client: TestClient) -> None:
                            headers={"content-type": "application/json"}), 413)
 
 
+def test_deep_nesting_is_refused_before_parsing(client: TestClient) -> None:
+    deep = b"[" * 400_000 + b"]" * 400_000  # 800 kB: under the size limit
+    e = _error(client.post("/api/moves", content=deep,
+                           headers={"content-type": "application/json"}), 400)
+    assert e["code"] == "too-deep"
+    e = _error(client.post("/api/positions/check", json={
+        "ruleset": "trian_deluxe", "position": {"a": "[[[[" * 100}}), 422)  # strings don't nest
+    assert e["code"] == "bad-position"
+
+
+def test_unreadable_bodies_and_lax_types(client: TestClient) -> None:
+    e = _error(client.post("/api/positions/new", content=b'{"ruleset":"trian_deluxe",'
+                           b'"players":' + b"9" * 5000 + b"}",
+                           headers={"content-type": "application/json"}), 400)
+    assert "4300 digits" in e["message"]
+    e = _error(client.post("/api/positions/new", json={"ruleset": "trian_deluxe",
+                                                        "players": True}), 422)
+    assert e["problems"][0]["path"] == "players"
+
+
 def test_unknown_seat_view(client: TestClient, starts: dict) -> None:
     pos = starts["among_the_stars"]["position"]
     e = _error(client.post("/api/moves", json={"ruleset": "among_the_stars", "position": pos,

@@ -240,6 +240,9 @@ def replay(rules: Rules, rec: Record, upto: int | None = None,
     """
     if upto is not None and upto < 0:
         raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines; give 0 or more")
+    if upto is not None and upto > len(rec.turns):  # a slider or a typo past the end
+        raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines: the record has "
+                                        f"{len(rec.turns)}")
     _not_a_view(rec)
     pos = start_of(rules, rec)
     lines = rec.turns if upto is None else rec.turns[:upto]

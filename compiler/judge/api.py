@@ -5,6 +5,7 @@ All the judging is in service.py; here only HTTP: bodies of at most 1 MB, every 
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,7 +29,23 @@ from compiler.judge.models import (
 from compiler.judge.service import JudgeError
 
 MAX_BODY = 1_000_000
+# JSON nested deeper than this is refused before it is parsed: Python's parser recurses, and
+# a megabyte of `[[[[…` would otherwise fail deep inside it (a position nests 6 deep).
+MAX_DEPTH = 64
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STATIC = Path(__file__).parent / "static"
+
+
+def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON body nests arrays and objects more than `limit` deep (brackets inside
+    strings do not count)."""
+    depth = 0
+    for b in _STRINGS.sub(b"", body).translate(None, _NOT_BRACKETS):
+        depth += 1 if b in b"[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 def _error(status: int, code: str, message: str,
@@ -67,6 +84,10 @@ class BodyLimit:
             more = message.get("more_body", False)
             if len(body) > self.limit:
                 return await too_big(scope, receive, send)
+        if too_deep(body):
+            return await _error(400, "too-deep", f"the request nests arrays or objects more "
+                                f"than {MAX_DEPTH} deep; a position needs fewer than 10")(
+                scope, receive, send)
         given = False
 
         async def replay() -> Any:
@@ -135,6 +156,10 @@ def create_app(rulebook_dir: Path | None = None, rulebook_url: str | None = None
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        if e.status_code == 400 and "parsing the body" in str(e.detail):
+            # json.loads failed other than by syntax (that is a 422 with its place)
+            return _error(400, "bad-request", "the body cannot be read as JSON: it must be "
+                          "UTF-8, with numbers of at most 4300 digits")
         return _error(e.status_code, "not-found" if e.status_code == 404 else "http",
                       str(e.detail))
 

@@ -22,8 +22,8 @@ class _In(BaseModel):
 
 
 class NewIn(_In):
-    players: int = Field(ge=1, le=64)
-    seed: int = Field(1, ge=0, le=2**63 - 1)
+    players: int = Field(ge=1, le=64, strict=True)  # strict: `true` is not 1 player
+    seed: int = Field(1, ge=0, le=2**63 - 1, strict=True)
 
 
 class ExampleIn(_In):
@@ -32,7 +32,7 @@ class ExampleIn(_In):
 
 class RecordIn(_In):
     record: str = Field(description="A game record's text, as `rulebook replay` reads it.")
-    upto: int | None = Field(default=None, ge=0, le=1_000_000,
+    upto: int | None = Field(default=None, ge=0, le=1_000_000, strict=True,
                              description="Stop after this many turn lines (null: all).")
 
 
