@@ -65,8 +65,10 @@ def _compiled(ruleset: str) -> Rules:
 
 
 def warm() -> None:
-    """Compile every ruleset, so a first question of each is answered at once (the app
-    runs this in a background thread when it starts)."""
+    """Read the list of rulesets, then compile every ruleset, so a first question of each is
+    answered at once (the app runs this in a background thread when it starts; the list
+    first, since a page asks for it first)."""
+    catalogue()
     for rid in ruleset_ids():
         rules_of(rid)
 
@@ -75,8 +77,16 @@ def first_page(ruleset: str) -> str:
     return links.site_url() + links.slug(ruleset) + "/"
 
 
-@functools.lru_cache(maxsize=None)
+_reading = threading.Lock()
+
+
 def _header(ruleset: str) -> m.Ruleset:
+    with _reading:  # the warm-up thread and the first request share the reading
+        return _read_header(ruleset)
+
+
+@functools.lru_cache(maxsize=None)
+def _read_header(ruleset: str) -> m.Ruleset:
     return read_header(ruleset)
 
 
