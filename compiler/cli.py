@@ -440,37 +440,46 @@ def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.
 
 
 @app.command()
-def serve(port: int = 8000) -> None:
+def serve(port: Annotated[int, typer.Option(
+        min=1, max=65534, help="The rulebook's port; the judge answers on the next one.")] = 8000
+          ) -> None:
     """Build the rulebook, then serve it with live preview, and the judge beside it (port + 1)."""
+    import tempfile
     import threading
 
     from compiler.rulebook.build import BuildError, build_site, serve_site
-    try:
-        site = build_site(strict=True, console=out)
-    except BuildError as e:
-        _fail(str(e))
-    server = _judge_server("127.0.0.1", port + 1, site)
+    # The pages' "Ask the judge" open the judge started here; its rulings cite the live book.
+    os.environ["RULEBOOK_JUDGE_URL"] = f"http://127.0.0.1:{port + 1}/"
+    # Built strictly first (every example checked, warnings fail), into a folder of its own:
+    # these pages link to this judge's port, build/site is `rulebook build`'s.
+    with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as checked:
+        try:
+            build_site(strict=True, console=out, site_dir=Path(checked))
+        except BuildError as e:
+            _fail(str(e))
+    server = _judge_server("127.0.0.1", port + 1, None, f"http://127.0.0.1:{port}/")
     threading.Thread(target=server.run, daemon=True, name="judge").start()
     out.print(f"The judge: http://127.0.0.1:{port + 1}/  (the rulebook: http://127.0.0.1:{port}/)")
     serve_site(port)
 
 
-def _judge_server(host: str, port: int, rulebook: Path | None) -> Any:
-    """A uvicorn server for the judge; rulings link to the rulebook it serves, if any."""
+def _judge_server(host: str, port: int, rulebook: Path | None,
+                  rulebook_url: str | None = None) -> Any:
+    """A uvicorn server for the judge; rulings link to the rulebook it serves (/rulebook/),
+    else to `rulebook_url`, else to the rulebook's site_url."""
     import uvicorn
 
     from compiler.judge.api import create_app
-    if rulebook is not None and rulebook.is_dir() and "RULEBOOK_URL" not in os.environ:
-        os.environ["RULEBOOK_URL"] = f"http://{host}:{port}/rulebook/"
-    config = uvicorn.Config(create_app(rulebook if rulebook is not None and rulebook.is_dir()
-                                       else None), host=host, port=port, log_level="warning")
+    app_ = create_app(rulebook if rulebook is not None and rulebook.is_dir() else None,
+                      rulebook_url=rulebook_url, warm=True)
+    config = uvicorn.Config(app_, host=host, port=port, log_level="warning")
     return uvicorn.Server(config)
 
 
 @app.command()
 def judge(host: Annotated[str, typer.Option(help="The address to listen on; 127.0.0.1 keeps "
                                                  "it to this machine.")] = "127.0.0.1",
-          port: int = 8001,
+          port: Annotated[int, typer.Option(min=1, max=65535)] = 8001,
           rulebook: Annotated[Optional[Path], typer.Option(
               help="A built rulebook (rulebook build) to serve at /rulebook/ and link rulings "
                    "to; build/site if it exists.")] = None) -> None:
@@ -579,7 +588,7 @@ def position_command(
         from_record: Annotated[Optional[str], typer.Option(
             "--from-record", metavar="FILE", help="The position a game record reaches.")] = None,
         upto: Annotated[Optional[int], typer.Option(
-            help="With --from-record: the position after this many decisions.", min=0)] = None,
+            help="With --from-record: the position after this many turn lines.", min=0)] = None,
         output: Annotated[Optional[Path], typer.Option("-o", "--output")] = None) -> None:
     """Write a position file (JSON) to start from: a worked example's or a record's."""
     from compiler.engine.formats import from_state

@@ -6,6 +6,7 @@ them holds the `ruleset` header, whose `chapters` list fixes the reading order.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from compiler.diagnostics import (
 )
 from compiler.ir import model as m
 from compiler.parse import parse_rules
-from compiler.variants import apply_variant
+from compiler.variants import apply_variant, merge_header
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_ROOT / "rules"
@@ -193,6 +194,28 @@ def expand_copies(rs: m.Ruleset, sources: SourceMap) -> list[Diagnostic]:
             continue
         s.tiles = [t.model_copy(update={"id": t.id + s.suffix}) for t in source.tiles] + s.tiles
     return out
+
+
+def read_header(name: str | Path, chain: tuple[str, ...] = ()) -> m.Ruleset:
+    """A ruleset's header (title, players, base...) as the compiled ruleset has it, without
+    compiling: only the file holding the header is parsed, and a variant's base header fills
+    what the variant leaves unsaid. A list of rulesets needs no more (compiling all: seconds)."""
+    path = resolve_ruleset_path(name)
+    for f in sorted(path.glob("*.rules")):
+        shown_name = _display(f)
+        text = decode_source(f.read_bytes(), shown_name)
+        if not re.search(r"^\s*ruleset\s", text, re.M):
+            continue
+        own = next((i for i in parse_rules(text, shown_name) if isinstance(i, m.Ruleset)), None)
+        if own is None:
+            continue
+        if own.extends is None or own.extends in chain or own.extends == own.id:
+            return own
+        base = read_header(own.extends, (*chain, own.id)).model_copy()
+        merge_header(base, own)
+        return base
+    raise CompileError([Diagnostic(file=str(path), code="structure",
+                                   message="no `ruleset NAME { ... }` header in these files")])
 
 
 def load_ruleset_dir(path: Path) -> m.Ruleset:

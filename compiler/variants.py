@@ -32,6 +32,18 @@ class _Where:
     parent: str
 
 
+def merge_header(rs: m.Ruleset, own: m.Ruleset) -> None:
+    """A variant's header over its base's (`rs`, changed): what the variant says wins, the
+    rest is the base's. Shared with load.read_header, which reads headers without compiling."""
+    rs.extends, rs.id, rs.loc = own.extends, own.id, own.loc
+    for name in own.header:
+        if name == "players":
+            rs.players_min, rs.players_max = own.players_min, own.players_max
+        else:
+            setattr(rs, name, getattr(own, name))
+    rs.header = own.header
+
+
 @dataclass
 class VariantBuilder:
     base: m.Ruleset
@@ -100,14 +112,7 @@ class VariantBuilder:
     # ------------------------------------------------------------ the edits
 
     def header(self, own: m.Ruleset) -> None:
-        rs = self.base
-        rs.extends, rs.id, rs.loc = own.extends, own.id, own.loc
-        for name in own.header:
-            if name == "players":
-                rs.players_min, rs.players_max = own.players_min, own.players_max
-            else:
-                setattr(rs, name, getattr(own, name))
-        rs.header = own.header
+        merge_header(self.base, own)
 
     def add(self, item: Any) -> None:
         kind = {m.Chapter: "chapter", m.TileSet: "tiles", m.CardSet: "cards", m.Term: "term",

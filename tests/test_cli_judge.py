@@ -41,11 +41,13 @@ def test_position_from_record_upto(record: Path) -> None:
     result = run("position", "trian_deluxe", "--from-record", str(record), "--upto", "3")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["turn"]["number"] >= 3
+    past = run("position", "trian_deluxe", "--from-record", str(record), "--upto", "100000")
+    assert past.exit_code == 2 and "the record has" in past.output
 
 
 def test_position_refuses_unknown_example_and_no_source(record: Path) -> None:
     result = run("position", "trian_deluxe", "--from-example", "tile_mismach")
-    assert result.exit_code == 2 and "did you mean tile_mismatch" in result.output
+    assert result.exit_code == 2 and "did you mean `tile_mismatch`" in result.output
     assert run("position", "trian_deluxe").exit_code == 2
     assert run("position", "trian_deluxe", "--from-example", "tile_mismatch",
                "--upto", "2").exit_code == 2

@@ -56,7 +56,7 @@ def test_ruleset_described_from_declarations(client: TestClient, rid: str) -> No
 
 def test_unknown_ruleset_says_what_it_might_be(client: TestClient) -> None:
     e = _error(client.get("/api/rulesets/trian_deluxx"), 404)
-    assert "did you mean trian_deluxe" in e["message"]
+    assert "did you mean `trian_deluxe`" in e["message"]
 
 
 @pytest.mark.parametrize("rid", ["../x", "..%2F..%2Fetc", "/etc/passwd", "rules/trian_deluxe"])
@@ -193,6 +193,26 @@ def test_oversize_body_is_refused(client: TestClient) -> None:
                            headers={"content-type": "application/json"}), 413)
 
 
+def test_deep_nesting_is_refused_before_parsing(client: TestClient) -> None:
+    deep = b"[" * 400_000 + b"]" * 400_000  # 800 kB: under the size limit
+    e = _error(client.post("/api/moves", content=deep,
+                           headers={"content-type": "application/json"}), 400)
+    assert e["code"] == "too-deep"
+    e = _error(client.post("/api/positions/check", json={
+        "ruleset": "trian_deluxe", "position": {"a": "[[[[" * 100}}), 422)  # strings don't nest
+    assert e["code"] == "bad-position"
+
+
+def test_unreadable_bodies_and_lax_types(client: TestClient) -> None:
+    e = _error(client.post("/api/positions/new", content=b'{"ruleset":"trian_deluxe",'
+                           b'"players":' + b"9" * 5000 + b"}",
+                           headers={"content-type": "application/json"}), 400)
+    assert "4300 digits" in e["message"]
+    e = _error(client.post("/api/positions/new", json={"ruleset": "trian_deluxe",
+                                                        "players": True}), 422)
+    assert e["problems"][0]["path"] == "players"
+
+
 def test_unknown_seat_view(client: TestClient, starts: dict) -> None:
     pos = starts["among_the_stars"]["position"]
     e = _error(client.post("/api/moves", json={"ruleset": "among_the_stars", "position": pos,
@@ -221,9 +241,25 @@ def test_draw(client: TestClient, starts: dict) -> None:
     assert r.text.startswith("<svg") and "data-cell" not in r.text
 
 
-def test_openapi_documents_the_api(client: TestClient) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/adjudicate", "/api/moves", "/api/fits", "/api/positions/check"} <= set(paths)
+def test_openapi_documents_every_request_and_reply(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    routes = {(method.upper(), route.path) for route in client.app.routes
+              if route.path.startswith("/api/") for method in getattr(route, "methods", ())}
+    assert len(routes) == 11
+    for method, path in routes:
+        op = spec["paths"][path][method.lower()]
+        if method == "POST":  # every POST documents its body
+            assert "$ref" in op["requestBody"]["content"]["application/json"]["schema"]
+        reply = op["responses"]["200"]["content"]
+        schema = (reply.get("application/json") or reply["image/svg+xml"])["schema"]
+        assert schema.get("$ref") or schema.get("type") in ("object", "string"), (path, schema)
+        assert op["responses"]["422"]["content"]["application/json"]["schema"]["$ref"] \
+            .endswith("/ErrorReply")
+    names = spec["components"]["schemas"]
+    assert {"PositionReply", "AdjudicationReply", "Ruling", "Situation", "PositionModel",
+            "RulesetInfo", "RulesetList", "MovesReply", "FitsReply", "RecordReply",
+            "ExampleReply"} <= set(names)
+    assert "said" in names["SituationReply"]["properties"]
     assert client.get("/docs").status_code == 404
 
 
@@ -244,3 +280,60 @@ def test_record_with_its_stops(client: TestClient) -> None:
                                                       "record": text, "upto": 2}).json()
     assert whole["record"]["total"] == len(whole["record"]["decisions"]) > 2
     assert part["record"]["upto"] == 2 and part["situation"]["turn"] < whole["situation"]["turn"]
+    # every stop says whose turn line it is, the lines past `upto` too
+    seats = {s["id"]: s["name"] for s in client.get("/api/rulesets/trian_deluxe").json()["seats"]}
+    for stops in (whole["record"]["decisions"], part["record"]["decisions"]):
+        assert all(seats[d["seat"]] == d["player"] for d in stops)
+    assert stops[0]["seat"] != stops[1]["seat"]
+
+
+def test_resources_say_what_holds_them(client: TestClient) -> None:
+    held = {r["id"]: r["holders"] for r in
+            client.get("/api/rulesets/trian_new_order").json()["resources"]}
+    assert held["red"] == ["player", "area"]  # minerals lie in areas
+    held = {r["id"]: r["holders"] for r in
+            client.get("/api/rulesets/among_the_stars").json()["resources"]}
+    assert held["energy"] == ["player", "tile"] and held["points"] == ["player"]
+
+
+def test_card_game_zones_and_cards(client: TestClient) -> None:
+    d = client.get("/api/rulesets/among_the_stars").json()
+    zones = {z["id"]: z for z in d["zones"]}
+    cards = {c["id"] for c in d["cards"]}
+    assert zones["hand"]["whose"] == "player" and zones["deck"]["whose"] == "shared"
+    assert set(zones["hand"]["cards"]) == cards and "turret" in cards
+    assert all(c["svg"].startswith("<svg") and c["name"] for c in d["cards"])
+    faces = {f["face"]: f["svg"] for f in d["tiles"][0]["faces"]}
+    assert 'class="card-svg"' in faces["front"] and "face down" in faces["down"]
+    assert client.get("/api/rulesets/trian_deluxe").json()["zones"] == []
+
+
+def test_example_url_is_the_example(client: TestClient) -> None:
+    from compiler import links
+    ex = client.get("/api/rulesets/trian_new_order").json()["examples"][0]
+    assert ex["url"] == (links.site_url() + "trian-new-order/extraction/#example-gain-station")
+
+
+@pytest.mark.parametrize("served", [True, False])
+def test_reply_urls_point_at_the_served_rulebook(tmp_path, starts: dict, served: bool) -> None:
+    from compiler import links
+    if served:
+        (tmp_path / "index.html").write_text("<p>the rulebook</p>")
+    app = TestClient(create_app(tmp_path if served else None))
+    root = "/rulebook/" if served else links.site_url()
+    pos = starts["trian_new_order"]["position"]
+    move = app.post("/api/moves", json={"ruleset": "trian_new_order",
+                                        "position": pos}).json()["moves"][0]["notation"]
+    r = app.post("/api/adjudicate", json={"ruleset": "trian_new_order", "position": pos,
+                                          "move": move}).json()
+    urls = [r["chance"]["rule"]["url"]] + [x["url"] for m in r["ruling"]["moves"]
+                                           for x in m["decided_by"]]
+    assert urls and all(u.startswith(root + "trian-new-order/") for u in urls)
+    assert root + "trian-new-order/" in r["text"]
+    d = app.get("/api/rulesets/trian_new_order").json()
+    assert d["rulebook"] == root + "trian-new-order/"
+    assert all(x["url"].startswith(root) for x in d["examples"])
+    listed = app.get("/api/rulesets").json()["rulesets"]
+    assert all(x["rulebook"].startswith(root) for x in listed)
+    if served:
+        assert "the rulebook" in app.get("/rulebook/").text

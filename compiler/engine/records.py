@@ -21,6 +21,7 @@ exactly there.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from lark.exceptions import UnexpectedInput
@@ -230,13 +231,18 @@ def start_of(rules: Rules, rec: Record) -> Position:
         raise _error(rec, line, 1, "header", str(e)) from None
 
 
-def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
+def replay(rules: Rules, rec: Record, upto: int | None = None,
+           on_line: Callable[[TurnLine, Position], None] | None = None) -> Position:
     """The position after the record (or after its first `upto` turn lines).
 
     A complete replay is checked against the record's `Result`, if it states one.
+    `on_line` is shown each turn line with the position it starts from (whose line it is).
     """
     if upto is not None and upto < 0:
         raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines; give 0 or more")
+    if upto is not None and upto > len(rec.turns):  # a slider or a typo past the end
+        raise _error(rec, 1, 1, "upto", f"cannot stop after {upto} turn lines: the record has "
+                                        f"{len(rec.turns)}")
     _not_a_view(rec)
     pos = start_of(rules, rec)
     lines = rec.turns if upto is None else rec.turns[:upto]
@@ -250,6 +256,8 @@ def replay(rules: Rules, rec: Record, upto: int | None = None) -> Position:
             raise _error(rec, line.line, 1, "turn-number",
                          f"this line is turn {line.number}, but the game is at turn "
                          f"{pos.state.turn.number}")
+        if on_line is not None:
+            on_line(line, pos)
         for d in with_table_decisions(rec, line.decisions):
             pos = _decide(rec, pos, d)
     result = rec.tags.get("Result", "*").strip()

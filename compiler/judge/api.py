@@ -5,21 +5,47 @@ All the judging is in service.py; here only HTTP: bodies of at most 1 MB, every 
 """
 from __future__ import annotations
 
+import re
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from compiler import links
 from compiler.engine.reading import json_path
 from compiler.judge import service
+from compiler.judge.models import (
+    AdjudicateIn, AdjudicationReply, ErrorReply, ExampleIn, ExampleReply, FitsIn, FitsReply,
+    MovesIn, MovesReply, NewIn, PositionIn, PositionReply, RecordIn, RecordReply, RulesetInfo,
+    RulesetList,
+)
 from compiler.judge.service import JudgeError
 
 MAX_BODY = 1_000_000
+# JSON nested deeper than this is refused before it is parsed: Python's parser recurses, and
+# a megabyte of `[[[[…` would otherwise fail deep inside it (a position nests 6 deep).
+MAX_DEPTH = 64
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STATIC = Path(__file__).parent / "static"
+
+
+def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON body nests arrays and objects more than `limit` deep (brackets inside
+    strings do not count)."""
+    depth = 0
+    for b in _STRINGS.sub(b"", body).translate(None, _NOT_BRACKETS):
+        depth += 1 if b in b"[{" else -1
+        if depth > limit:
+            return True
+    return False
 
 
 def _error(status: int, code: str, message: str,
@@ -58,6 +84,10 @@ class BodyLimit:
             more = message.get("more_body", False)
             if len(body) > self.limit:
                 return await too_big(scope, receive, send)
+        if too_deep(body):
+            return await _error(400, "too-deep", f"the request nests arrays or objects more "
+                                f"than {MAX_DEPTH} deep; a position needs fewer than 10")(
+                scope, receive, send)
         given = False
 
         async def replay() -> Any:
@@ -69,48 +99,42 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    ruleset: str = Field(max_length=100)
+def rebased(root: str) -> type[JSONResponse]:
+    """A JSON reply whose rulebook URLs start at `root` (the rulebook this app serves, or a
+    live one) rather than at links.site_url(), where the engine's rulings point. One place
+    for every URL of every reply: rule links in rulings and their text, examples, rulebooks."""
+    site = links.site_url().encode()
+    to = root.encode()
+
+    class Rebased(JSONResponse):
+        def render(self, content: Any) -> bytes:
+            body = super().render(content)
+            return body if to == site else body.replace(site, to)
+    return Rebased
 
 
-class NewIn(_In):
-    players: int = Field(ge=1, le=64)
-    seed: int = 1
+def create_app(rulebook_dir: Path | None = None, rulebook_url: str | None = None,
+               warm: bool = False) -> FastAPI:
+    """The judge: the API under /api/, the page at /, the rulebook at /rulebook/ if given.
 
+    Rule links point into the rulebook this app serves (/rulebook/…); else at `rulebook_url`
+    (`rulebook serve`'s live rulebook); else at links.site_url(). With `warm`, every ruleset
+    is compiled in a background thread as the app starts, so first questions wait less."""
+    served = rulebook_dir is not None and Path(rulebook_dir).is_dir()
+    root = "/rulebook/" if served else (rulebook_url.rstrip("/") + "/" if rulebook_url
+                                         else links.site_url())
 
-class ExampleIn(_In):
-    example: str = Field(max_length=200)
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm:
+            threading.Thread(target=service.warm, daemon=True, name="judge-warm").start()
+        yield
 
-
-class RecordIn(_In):
-    record: str
-    upto: int | None = Field(default=None, ge=0)
-
-
-class PositionIn(_In):
-    position: dict[str, Any]
-
-
-class MovesIn(PositionIn):
-    at: str | None = Field(default=None, max_length=100)
-    seat: str | None = Field(default=None, alias="as", max_length=100)
-
-
-class FitsIn(PositionIn):
-    tile: str = Field(max_length=100)
-    face: str | None = Field(default=None, max_length=100)
-
-
-class AdjudicateIn(PositionIn):
-    move: str = Field(max_length=10_000)
-    seat: str | None = Field(default=None, alias="as", max_length=100)
-
-
-def create_app(rulebook_dir: Path | None = None) -> FastAPI:
-    """The judge: the API under /api/, the page at /, the rulebook at /rulebook/ if given."""
     app = FastAPI(title="The judge's table", docs_url=None, redoc_url=None,
-                  description="Set up a position of any ruleset in rules/ and get the ruling.")
+                  description="Set up a position of any ruleset in rules/ and get the ruling.",
+                  default_response_class=rebased(root), lifespan=lifespan,
+                  responses={400: {"model": ErrorReply}, 404: {"model": ErrorReply},
+                             413: {"model": ErrorReply}, 422: {"model": ErrorReply}})
 
     @app.exception_handler(JudgeError)
     async def judge_error(_: Request, e: JudgeError) -> JSONResponse:
@@ -132,6 +156,10 @@ def create_app(rulebook_dir: Path | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        if e.status_code == 400 and "parsing the body" in str(e.detail):
+            # json.loads failed other than by syntax (that is a 422 with its place)
+            return _error(400, "bad-request", "the body cannot be read as JSON: it must be "
+                          "UTF-8, with numbers of at most 4300 digits")
         return _error(e.status_code, "not-found" if e.status_code == 404 else "http",
                       str(e.detail))
 
@@ -140,55 +168,56 @@ def create_app(rulebook_dir: Path | None = None) -> FastAPI:
         return _error(500, "internal", f"the judge could not answer this: "
                       f"{type(e).__name__}: {str(e)[:300]}")
 
-    @app.get("/api/rulesets")
+    @app.get("/api/rulesets", response_model=RulesetList)
     def rulesets() -> dict[str, Any]:
         return {"rulesets": service.catalogue()}
 
-    @app.get("/api/rulesets/{ruleset}")
+    @app.get("/api/rulesets/{ruleset}", response_model=RulesetInfo)
     def ruleset(ruleset: str) -> dict[str, Any]:
         return service.describe(ruleset)
 
-    @app.get("/api/schema")
+    @app.get("/api/schema", response_model=dict[str, Any])
     def schema() -> dict[str, Any]:
         from compiler.engine.formats import position_schema
         return position_schema()
 
-    @app.post("/api/positions/new")
-    def new(body: NewIn) -> dict[str, Any]:
+    @app.post("/api/positions/new", response_model=PositionReply)
+    def new(body: NewIn) -> PositionReply:
         return service.reply(service.new_position(body.ruleset, body.players, body.seed))
 
-    @app.post("/api/positions/example")
-    def example(body: ExampleIn) -> dict[str, Any]:
+    @app.post("/api/positions/example", response_model=ExampleReply)
+    def example(body: ExampleIn) -> ExampleReply:
         pos, ex = service.example_position(body.ruleset, body.example)
-        return {**service.reply(pos), "example": ex}
+        return ExampleReply(**dict(service.reply(pos)), example=ex)
 
-    @app.post("/api/positions/record")
-    def record(body: RecordIn) -> dict[str, Any]:
+    @app.post("/api/positions/record", response_model=RecordReply)
+    def record(body: RecordIn) -> RecordReply:
         pos, rec = service.record_position(body.ruleset, body.record, body.upto)
-        return {**service.reply(pos), "record": rec}
+        return RecordReply(**dict(service.reply(pos)), record=rec)
 
-    @app.post("/api/positions/check")
-    def check(body: PositionIn) -> dict[str, Any]:
+    @app.post("/api/positions/check", response_model=PositionReply)
+    def check(body: PositionIn) -> PositionReply:
         return service.reply(service.position_of(body.ruleset, body.position))
 
-    @app.post("/api/moves")
-    def moves(body: MovesIn) -> dict[str, Any]:
+    @app.post("/api/moves", response_model=MovesReply)
+    def moves(body: MovesIn) -> MovesReply:
         pos = service.seen_by(service.position_of(body.ruleset, body.position), body.seat)
         found = service.moves_at(pos, body.at)
-        return {"situation": service.reply(pos)["situation"], "moves": found,
-                "count": len(found)}
+        return MovesReply(situation=service.situation(pos), moves=found, count=len(found))
 
-    @app.post("/api/fits")
-    def fits(body: FitsIn) -> dict[str, Any]:
+    @app.post("/api/fits", response_model=FitsReply)
+    def fits(body: FitsIn) -> FitsReply:
         pos = service.position_of(body.ruleset, body.position)
-        return {"placements": service.fits(pos, body.tile, body.face)}
+        return FitsReply(placements=service.fits(pos, body.tile, body.face))
 
-    @app.post("/api/adjudicate")
-    def adjudicate(body: AdjudicateIn) -> dict[str, Any]:
+    @app.post("/api/adjudicate", response_model=AdjudicationReply)
+    def adjudicate(body: AdjudicateIn) -> AdjudicationReply:
         pos = service.seen_by(service.position_of(body.ruleset, body.position), body.seat)
         return service.adjudicate(pos, body.move)
 
-    @app.post("/api/draw")
+    @app.post("/api/draw", response_class=Response,
+              responses={200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                               "description": "The board, as the rulebook draws it."}})
     def draw(body: PositionIn) -> Response:
         pos = service.position_of(body.ruleset, body.position)
         return Response(service.svg_of(pos, interactive=False), media_type="image/svg+xml")
@@ -200,9 +229,11 @@ def create_app(rulebook_dir: Path | None = None) -> FastAPI:
         def page() -> FileResponse:
             return FileResponse(STATIC / "index.html")
         app.mount("/judge-assets", StaticFiles(directory=STATIC), name="judge-assets")
-    if rulebook_dir is not None and Path(rulebook_dir).is_dir():
+    if served:
         from fastapi.staticfiles import StaticFiles
         app.mount("/rulebook", StaticFiles(directory=rulebook_dir, html=True), name="rulebook")
 
+    # A card game's description draws every card (~0.5 MB of SVG): it compresses tenfold.
+    app.add_middleware(GZipMiddleware, minimum_size=2000)
     app.add_middleware(BodyLimit)  # type: ignore[arg-type]
     return app

@@ -182,3 +182,13 @@ def card_svg(game: Game, card_id: str, size: float = 126) -> str:
     """The printed card `card_id`, `size` wide, as its kind's `look card` lays it out."""
     return CardDrawing(game, game.cards.cards[card_id]).svg(size)
 
+
+
+def card_back_svg(size: float = 126) -> str:
+    """A card lying face down, `size` wide: its back, the same for every card (that is what
+    face down means), dark with the outline of a card."""
+    body = [f'<rect x="0.5" y="0.5" width="{_fmt(WIDTH - 1)}" height="{_fmt(HEIGHT - 1)}" rx="6" '
+            f'fill="{DARK_BOX}" stroke="{OUTLINE}" stroke-width="1"/>',
+            f'<rect x="10" y="10" width="{_fmt(WIDTH - 20)}" height="{_fmt(HEIGHT - 20)}" rx="4" '
+            f'fill="none" stroke="{PAPER}" stroke-width="1" stroke-opacity="0.5"/>']
+    return _finish(body, (0, 0, WIDTH, HEIGHT), size, "A card face down", "card-svg")
