@@ -4,19 +4,12 @@ opens a share link, on a desktop and on a phone. Screenshots are kept under
 build/test-artifacts/judge/ for a person to look at.
 
 The browser is the system's Chromium (Debian: `apt-get install chromium`), or the one named
-by RULEBOOK_CHROMIUM; Playwright's own download is not needed. Without a browser the tests
-are skipped, except on CI (env CI or RULEBOOK_REQUIRE_BROWSER set: .ci/run installs
-Chromium and sets it), where that is a failure.
+by RULEBOOK_CHROMIUM (tests/conftest.py: `browser`); Playwright's own download is not needed.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +17,7 @@ import pytest
 
 from compiler.engine.random_play import random_game
 from compiler.engine.records import write_record
+from tests.conftest import served
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason=(
     "Playwright is not installed: `.venv/bin/pip install -e '.[test]'`"))
@@ -36,57 +30,13 @@ RULESET = "trian_deluxe"
 WAIT = 15_000  # ms: the longest any answer of the page may take here
 
 
-def _chromium() -> str | None:
-    """The browser to drive: RULEBOOK_CHROMIUM, else the system's Chromium."""
-    for candidate in (os.environ.get("RULEBOOK_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    """The judge app served by uvicorn in a background thread, as `rulebook judge` would."""
-    import uvicorn
-
+    """The judge app, as `rulebook judge` serves it."""
     from compiler.judge.api import create_app
 
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the judge's server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """One Chromium for the whole module (a session per module, not per test)."""
-    executable = _chromium()
-    if executable is None:
-        why = ("no Chromium found: install Debian's `chromium` package (apt-get install "
-               "chromium), or set RULEBOOK_CHROMIUM to a Chromium executable")
-        if os.environ.get("CI") or os.environ.get("RULEBOOK_REQUIRE_BROWSER"):
-            pytest.fail(why)
-        pytest.skip(why)
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield b
-        b.close()
+    with served(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module", params=list(VIEWPORTS))
