@@ -251,9 +251,37 @@ def test_a_position_file_opens_and_a_bad_one_is_refused_in_words(page, base_url)
 
 def test_a_card_game_has_its_table_too(page) -> None:
     _open(page, "/?ruleset=among_the_stars")
+    if page.viewport_name == "phone":  # the boards start on the first player's, readable
+        assert page.locator("#board-views button").count() >= 3
+        assert "scale(1)" not in page.get_attribute("#board-inner", "style")
     page.check("#edit-mode")
     assert page.locator("#legend .item").count() >= 3
     assert page.locator("#players-fields fieldset").count() >= 3
+
+    # the card picker: a card found by name goes into a hand, is moved, and taken out
+    page.click("#zones-editor > summary")
+    target = page.locator("#card-target option:checked").inner_text()
+    page.fill("#card-search", "peace coun")
+    page.locator("#card-results .card-hit").first.click()
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('put on top of')")
+    _settled(page)
+    edit_error = page.locator('[data-error-for="edit"]')
+    assert edit_error.is_hidden(), edit_error.inner_text()
+    chip = page.locator(f'#card-piles .chip[aria-label*="of {target}"]', has_text="Peace Council").first
+    chip.click()
+    page.select_option("#card-move-to", label="discard pile")
+    page.click("#card-move")
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('moved from')")
+    _settled(page)
+    assert page.locator('[data-error-for="edit"]').is_hidden()
+    discard = page.locator('#card-piles .chip[aria-label*="of discard pile"]', has_text="Peace Council")
+    assert discard.count() == 1
+    discard.click()
+    page.click("#card-remove")
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('taken out of discard pile')")
+    _settled(page)
+    assert page.locator('#card-piles .chip[aria-label*="of discard pile"]').count() == 0
+    assert not page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
     _shot(page, "cards")
     page.uncheck("#edit-mode")
 
