@@ -301,3 +301,40 @@ def test_chance_asks_for_the_outcome(page) -> None:
     assert f"! {outcome}" in page.input_value("#move")
     assert page.locator("#apply-move").is_visible()
     _shot(page, "chance")
+
+
+UNNAMED = """() => [...document.querySelectorAll('button, input, select, textarea, summary, [tabindex]')]
+  .filter(e => e.getClientRects().length && !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+    && !e.getAttribute('aria-labelledby') && !e.textContent.trim() && !e.title)
+  .map(e => `${e.tagName}#${e.id}.${e.className}`)"""
+
+
+def test_the_keyboard_asks_and_the_ruling_is_announced(page) -> None:
+    _open(page, f"/?ruleset={RULESET}")
+    page.check("#edit-mode")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.evaluate(UNNAMED) == []  # every control says what it is
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+    page.uncheck("#edit-mode")
+
+    page.focus("#tab-empty")  # the start tabs: arrows move along them
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-example"
+    assert page.locator("#panel-example").is_visible()
+    page.keyboard.press("ArrowLeft")
+
+    page.wait_for_function("document.querySelectorAll('#move-options option').length > 0")
+    move = page.locator("#move-options option").first.get_attribute("value")
+    page.focus("#move")
+    page.keyboard.type(move)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#ruling:not([hidden])")
+    said = page.locator("#ruling-said")
+    assert said.get_attribute("aria-live") == "polite"
+    assert said.inner_text().startswith("LEGAL: ")
+    page.focus("#apply-move")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.getElementById('undo').disabled")
+    page.focus("#undo")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('undo').disabled")

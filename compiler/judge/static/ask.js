@@ -93,6 +93,8 @@ function render(move, reply) {
   }
   $("ruling-body").replaceChildren(...body);
   $("ruling-text").textContent = reply.text;
+  // announced to a screen reader: the verdict and the first line of the ruling read aloud
+  $("ruling-said").textContent = `${verdict.textContent}: ${move}. ${reply.chance ? reply.chance.message : (reply.text || "").split("\n").slice(0, 2).join(" ")}`;
   pending = reply.after ? { move, after: reply.after } : null;
   $("apply-move").hidden = !pending;
   $("ruling").scrollIntoView({ block: "nearest", behavior: "smooth" });
@@ -133,6 +135,7 @@ export function wireAsk() {
 export function resetAsk() {
   pending = null;
   $("ruling").hidden = true;
+  $("ruling-said").textContent = "";
   $("chance-form").hidden = true;
   $("at-moves").hidden = true;
   showError("ask", null);

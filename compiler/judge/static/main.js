@@ -91,7 +91,10 @@ function boardViews(pos) {
 }
 
 function selectTab(name) {
-  for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  for (const b of document.querySelectorAll("[data-tab]")) {
+    b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    b.tabIndex = b.dataset.tab === name ? 0 : -1;  // one stop in the tab order; arrows for the rest
+  }
   for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== name;
 }
 
@@ -129,7 +132,18 @@ async function readFile(input, area) {
 }
 
 function wireStart() {
-  for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+  const tabs = [...document.querySelectorAll("[data-tab]")];
+  for (const b of tabs) {
+    b.addEventListener("click", () => selectTab(b.dataset.tab));
+    b.addEventListener("keydown", (e) => {  // a tab list's keys: arrows move along it
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      const next = tabs[(tabs.indexOf(b) + step + tabs.length) % tabs.length];
+      selectTab(next.dataset.tab);
+      next.focus();
+    });
+  }
   $("ruleset").addEventListener("change", () => act("start", async () => {
     await chooseRuleset($("ruleset").value);
     history.replaceState(null, "", `?ruleset=${encodeURIComponent(table.ruleset)}`);
