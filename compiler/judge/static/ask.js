@@ -26,8 +26,11 @@ export async function refreshMoves() {
 
 /** A tap on the board outside edit mode: the legal moves touching that place. */
 export async function movesAt(tap, board) {
-  const at = tap.site || tap.cell;
-  board.mark("chosen", [tap.site ? `[data-site="${tap.site}"]` : `[data-cell="${tap.cell}"]`]);
+  // a piece stands on a site: the moves there are the ones that touch it
+  const piece = tap.piece !== null ? position().pieces[tap.piece] : null;
+  const at = (piece && piece.at) || tap.site || tap.cell;
+  if (!at) return;
+  board.mark("chosen", [piece ? `[data-piece="${tap.piece}"]` : tap.site ? `[data-site="${tap.site}"]` : `[data-cell="${tap.cell}"]`]);
   $("at-moves").hidden = false;
   $("at-title").textContent = `Moves at ${at}`;
   try {
