@@ -1,8 +1,17 @@
-"""Shared fixtures: the Deluxe ruleset, compiled once per test session."""
+"""Shared fixtures: the Deluxe ruleset, compiled once per test session; the built rulebook
+(built once per session: ~40 s, so the modules that read it share one xdist group,
+"rulebook"); the judge served over HTTP and a Chromium to look at it."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import socket
 import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,3 +43,64 @@ def compile_errors(tmp_path: Path, **files: str) -> list:
     except CompileError as e:
         return e.diagnostics
     return []
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rulebook built once for the session (strict: a warning fails the build)."""
+    from compiler.rulebook.build import build_site
+
+    return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
+
+
+def chromium() -> str | None:
+    """The browser the judge's tests drive: RULEBOOK_CHROMIUM, else the system's Chromium."""
+    for candidate in (os.environ.get("RULEBOOK_CHROMIUM"), "/usr/bin/chromium",
+                      shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One Chromium per module. Without one the test is skipped, except on CI (env CI or
+    RULEBOOK_REQUIRE_BROWSER set: .ci/run installs Chromium), where that is a failure."""
+    playwright_api = pytest.importorskip("playwright.sync_api", reason=(
+        "Playwright is not installed: `.venv/bin/pip install -e '.[test]'`"))
+    executable = chromium()
+    if executable is None:
+        why = ("no Chromium found: install Debian's `chromium` package (apt-get install "
+               "chromium), or set RULEBOOK_CHROMIUM to a Chromium executable")
+        if os.environ.get("CI") or os.environ.get("RULEBOOK_REQUIRE_BROWSER"):
+            pytest.fail(why)
+        pytest.skip(why)
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@contextmanager
+def served(app: object) -> Iterator[str]:
+    """`app` served by uvicorn on a free local port in a background thread, as `rulebook
+    judge` would serve it; yields its base URL."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the judge's server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

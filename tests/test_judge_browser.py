@@ -4,19 +4,12 @@ opens a share link, on a desktop and on a phone. Screenshots are kept under
 build/test-artifacts/judge/ for a person to look at.
 
 The browser is the system's Chromium (Debian: `apt-get install chromium`), or the one named
-by RULEBOOK_CHROMIUM; Playwright's own download is not needed. Without a browser the tests
-are skipped, except on CI (env CI or RULEBOOK_REQUIRE_BROWSER set: .ci/run installs
-Chromium and sets it), where that is a failure.
+by RULEBOOK_CHROMIUM (tests/conftest.py: `browser`); Playwright's own download is not needed.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +17,7 @@ import pytest
 
 from compiler.engine.random_play import random_game
 from compiler.engine.records import write_record
+from tests.conftest import served
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason=(
     "Playwright is not installed: `.venv/bin/pip install -e '.[test]'`"))
@@ -36,57 +30,13 @@ RULESET = "trian_deluxe"
 WAIT = 15_000  # ms: the longest any answer of the page may take here
 
 
-def _chromium() -> str | None:
-    """The browser to drive: RULEBOOK_CHROMIUM, else the system's Chromium."""
-    for candidate in (os.environ.get("RULEBOOK_CHROMIUM"), "/usr/bin/chromium",
-                      shutil.which("chromium"), shutil.which("chromium-browser")):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    """The judge app served by uvicorn in a background thread, as `rulebook judge` would."""
-    import uvicorn
-
+    """The judge app, as `rulebook judge` serves it."""
     from compiler.judge.api import create_app
 
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the judge's server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """One Chromium for the whole module (a session per module, not per test)."""
-    executable = _chromium()
-    if executable is None:
-        why = ("no Chromium found: install Debian's `chromium` package (apt-get install "
-               "chromium), or set RULEBOOK_CHROMIUM to a Chromium executable")
-        if os.environ.get("CI") or os.environ.get("RULEBOOK_REQUIRE_BROWSER"):
-            pytest.fail(why)
-        pytest.skip(why)
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield b
-        b.close()
+    with served(create_app()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module", params=list(VIEWPORTS))
@@ -301,9 +251,37 @@ def test_a_position_file_opens_and_a_bad_one_is_refused_in_words(page, base_url)
 
 def test_a_card_game_has_its_table_too(page) -> None:
     _open(page, "/?ruleset=among_the_stars")
+    if page.viewport_name == "phone":  # the boards start on the first player's, readable
+        assert page.locator("#board-views button").count() >= 3
+        assert "scale(1)" not in page.get_attribute("#board-inner", "style")
     page.check("#edit-mode")
     assert page.locator("#legend .item").count() >= 3
     assert page.locator("#players-fields fieldset").count() >= 3
+
+    # the card picker: a card found by name goes into a hand, is moved, and taken out
+    page.click("#zones-editor > summary")
+    target = page.locator("#card-target option:checked").inner_text()
+    page.fill("#card-search", "peace coun")
+    page.locator("#card-results .card-hit").first.click()
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('put on top of')")
+    _settled(page)
+    edit_error = page.locator('[data-error-for="edit"]')
+    assert edit_error.is_hidden(), edit_error.inner_text()
+    chip = page.locator(f'#card-piles .chip[aria-label*="of {target}"]', has_text="Peace Council").first
+    chip.click()
+    page.select_option("#card-move-to", label="discard pile")
+    page.click("#card-move")
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('moved from')")
+    _settled(page)
+    assert page.locator('[data-error-for="edit"]').is_hidden()
+    discard = page.locator('#card-piles .chip[aria-label*="of discard pile"]', has_text="Peace Council")
+    assert discard.count() == 1
+    discard.click()
+    page.click("#card-remove")
+    page.wait_for_function("document.getElementById('card-note').textContent.includes('taken out of discard pile')")
+    _settled(page)
+    assert page.locator('#card-piles .chip[aria-label*="of discard pile"]').count() == 0
+    assert not page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth")
     _shot(page, "cards")
     page.uncheck("#edit-mode")
 
@@ -323,3 +301,40 @@ def test_chance_asks_for_the_outcome(page) -> None:
     assert f"! {outcome}" in page.input_value("#move")
     assert page.locator("#apply-move").is_visible()
     _shot(page, "chance")
+
+
+UNNAMED = """() => [...document.querySelectorAll('button, input, select, textarea, summary, [tabindex]')]
+  .filter(e => e.getClientRects().length && !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+    && !e.getAttribute('aria-labelledby') && !e.textContent.trim() && !e.title)
+  .map(e => `${e.tagName}#${e.id}.${e.className}`)"""
+
+
+def test_the_keyboard_asks_and_the_ruling_is_announced(page) -> None:
+    _open(page, f"/?ruleset={RULESET}")
+    page.check("#edit-mode")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.evaluate(UNNAMED) == []  # every control says what it is
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
+    page.uncheck("#edit-mode")
+
+    page.focus("#tab-empty")  # the start tabs: arrows move along them
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-example"
+    assert page.locator("#panel-example").is_visible()
+    page.keyboard.press("ArrowLeft")
+
+    page.wait_for_function("document.querySelectorAll('#move-options option').length > 0")
+    move = page.locator("#move-options option").first.get_attribute("value")
+    page.focus("#move")
+    page.keyboard.type(move)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#ruling:not([hidden])")
+    said = page.locator("#ruling-said")
+    assert said.get_attribute("aria-live") == "polite"
+    assert said.inner_text().startswith("LEGAL: ")
+    page.focus("#apply-move")
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.getElementById('undo').disabled")
+    page.focus("#undo")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('undo').disabled")

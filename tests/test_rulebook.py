@@ -14,14 +14,8 @@ import pytest
 
 from compiler import links as urls
 from compiler.ir import model as m
-from compiler.rulebook.build import build_site
 
-pytestmark = pytest.mark.xdist_group("rulebook")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
+pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
 
 
 def page(site: Path, ruleset: m.Ruleset, name: str) -> str:

@@ -26,8 +26,11 @@ export async function refreshMoves() {
 
 /** A tap on the board outside edit mode: the legal moves touching that place. */
 export async function movesAt(tap, board) {
-  const at = tap.site || tap.cell;
-  board.mark("chosen", [tap.site ? `[data-site="${tap.site}"]` : `[data-cell="${tap.cell}"]`]);
+  // a piece stands on a site: the moves there are the ones that touch it
+  const piece = tap.piece !== null ? position().pieces[tap.piece] : null;
+  const at = (piece && piece.at) || tap.site || tap.cell;
+  if (!at) return;
+  board.mark("chosen", [piece ? `[data-piece="${tap.piece}"]` : tap.site ? `[data-site="${tap.site}"]` : `[data-cell="${tap.cell}"]`]);
   $("at-moves").hidden = false;
   $("at-title").textContent = `Moves at ${at}`;
   try {
@@ -93,6 +96,8 @@ function render(move, reply) {
   }
   $("ruling-body").replaceChildren(...body);
   $("ruling-text").textContent = reply.text;
+  // announced to a screen reader: the verdict and the first line of the ruling read aloud
+  $("ruling-said").textContent = `${verdict.textContent}: ${move}. ${reply.chance ? reply.chance.message : (reply.text || "").split("\n").slice(0, 2).join(" ")}`;
   pending = reply.after ? { move, after: reply.after } : null;
   $("apply-move").hidden = !pending;
   $("ruling").scrollIntoView({ block: "nearest", behavior: "smooth" });
@@ -133,6 +138,7 @@ export function wireAsk() {
 export function resetAsk() {
   pending = null;
   $("ruling").hidden = true;
+  $("ruling-said").textContent = "";
   $("chance-form").hidden = true;
   $("at-moves").hidden = true;
   showError("ask", null);

@@ -49,6 +49,29 @@ export class Board {
     this.apply();
   }
 
+  /** Fit the view to the elements matching `selector` (one player's board, say): a board
+   *  among several is too small to read when all of them share a phone's width. */
+  fitTo(selector) {
+    const els = [...this.inner.querySelectorAll(selector)];
+    if (!els.length) return this.fit();
+    const base = this.inner.getBoundingClientRect();
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const e of els) {
+      const r = e.getBoundingClientRect();
+      x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top); x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+    }
+    // the content's own units: the picture as drawn at scale 1
+    x0 = (x0 - base.left) / this.scale; x1 = (x1 - base.left) / this.scale;
+    y0 = (y0 - base.top) / this.scale; y1 = (y1 - base.top) / this.scale;
+    const fw = this.frame.clientWidth, fh = this.frame.clientHeight;
+    this.scale = Math.min(4, Math.min(fw / (x1 - x0), fh / (y1 - y0)) * 0.92);
+    this.x = fw / 2 - ((x0 + x1) / 2) * this.scale;
+    this.y = fh / 2 - ((y0 + y1) / 2) * this.scale;
+    this.fitted = true;
+    this.moved = true;  // a chosen view: kept while the table is edited
+    this.apply();
+  }
+
   /** Zoom by `factor` about a point of the frame (its centre by default). */
   zoom(factor, cx = this.frame.clientWidth / 2, cy = this.frame.clientHeight / 2) {
     const scale = Math.min(12, Math.max(0.1, this.scale * factor));
@@ -118,7 +141,9 @@ export class Board {
       site: site ? site.dataset.site : null,
       cell: cell ? cell.dataset.cell : (site ? site.dataset.site.split(":")[0] : null),
       open: !!(cell && cell.classList.contains("open")),
-      board: (board && board.dataset.board) || (cell && cell.dataset.board) || null,
+      // a board per player: its cells are named "seat/x,y"
+      board: (board && board.dataset.board) || (cell && cell.dataset.board)
+        || (cell && cell.dataset.cell.includes("/") ? cell.dataset.cell.split("/")[0] : null),
       element: piece || site || cell,
     });
   }

@@ -4,6 +4,7 @@
 
 import { api, showError } from "./api.js";
 import { table, position, draft, propose } from "./table.js";
+import { renderCards, wireCards } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 /** A new element with these properties and children. */
@@ -111,6 +112,7 @@ export function wireEditor(theBoard) {
   $("players-apply").addEventListener("click", applyPlayers);
   $("turn-apply").addEventListener("click", applyTurn);
   $("zones-apply").addEventListener("click", applyZones);
+  wireCards();
 }
 
 /** Send an edit; when it is refused, the forms show the position as it still is. */
@@ -122,6 +124,8 @@ async function submit(p) {
 export async function editTap(tap) {
   const t = tool();
   const p = draft();
+  // on a board per player the picture names a cell "seat/x,y"; the position file says board and at
+  const at = tap.board && tap.cell && tap.cell.startsWith(`${tap.board}/`) ? tap.cell.slice(tap.board.length + 1) : tap.cell;
   if (t === "tile") {
     if (!chosen.tile) return showError("edit", { message: "Choose a tile from the catalogue first." });
     if (!tap.open) return showError("edit", { message: `Cell ${tap.cell} already holds a tile: tap an open (dashed) cell, or remove that tile first.` });
@@ -129,12 +133,12 @@ export async function editTap(tap) {
     let placement = { face: face.face, rotation: chosen.rotation };
     const here = chosen.fits.filter((f) => f.at === tap.cell);
     if (here.length && !here.some((f) => f.rotation === chosen.rotation && f.face === face.face)) placement = here[0];
-    const laid = { at: tap.cell, tile: chosen.tile.id, face: placement.face, rotation: placement.rotation };
+    const laid = { at, tile: chosen.tile.id, face: placement.face, rotation: placement.rotation };
     if (tap.board) laid.board = tap.board;
     p.tiles.push(laid);
     takeFromStacks(p, chosen.tile.id);
   } else if (t === "untile") {
-    const i = p.tiles.findIndex((x) => x.at === tap.cell && (!tap.board || x.board === tap.board));
+    const i = p.tiles.findIndex((x) => x.at === at && (!tap.board || x.board === tap.board));
     if (i < 0) return showError("edit", { message: `No tile at ${tap.cell}.` });
     p.tiles.splice(i, 1);
     if (!tap.board) {
@@ -206,6 +210,7 @@ export function fillForms(pos) {
   });
   $("zones-editor").hidden = zones.length === 0;
   $("zones-fields").replaceChildren(...zones);
+  renderCards(pos);
 }
 
 function zoneBox(key, title, value) {

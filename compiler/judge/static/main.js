@@ -60,6 +60,7 @@ onChange((reply, { refit }) => {
   const s = reply.situation;
   $("situation").textContent = s.finished ? `${s.said} — the game is over.` : s.said;
   board.show(reply.svg, refit);
+  if (refit) boardViews(reply.position);
   afterRedraw();
   fillForms(reply.position);
   resetAsk();
@@ -70,8 +71,30 @@ onChange((reply, { refit }) => {
   if (reply.problems && reply.problems.length) showError("board", { message: "The server notes:", problems: reply.problems });
 });
 
+const NARROW = 700;  // px of board: below it, several players' boards are too small to read at once
+
+/** One button per player's board (for games with a board per player); on a narrow screen the
+ *  table starts on the first player's board, readable, rather than all of them too small. */
+function boardViews(pos) {
+  const seats = table.info.per_player_board ? pos.players.map((p) => p.seat) : [];
+  const names = Object.fromEntries(table.info.seats.map((s) => [s.id, s.name || s.id]));
+  const of = (seat) => `[data-board="${seat}"], [data-cell^="${seat}/"]`;  // its label and its cells
+  const buttons = seats.filter((seat) => $("board-inner").querySelector(of(seat))).map((seat) => {
+    const b = el("button", { type: "button", textContent: names[seat] || seat });
+    b.setAttribute("aria-label", `Show the board of ${names[seat] || seat}`);
+    b.addEventListener("click", () => board.fitTo(of(seat)));
+    return b;
+  });
+  $("board-views").replaceChildren(...buttons);
+  $("board-views").hidden = buttons.length < 2;
+  if (buttons.length > 1 && $("board").clientWidth < NARROW) board.fitTo(of(seats[0]));
+}
+
 function selectTab(name) {
-  for (const b of document.querySelectorAll("[data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+  for (const b of document.querySelectorAll("[data-tab]")) {
+    b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    b.tabIndex = b.dataset.tab === name ? 0 : -1;  // one stop in the tab order; arrows for the rest
+  }
   for (const p of document.querySelectorAll("[data-panel]")) p.hidden = p.dataset.panel !== name;
 }
 
@@ -109,7 +132,18 @@ async function readFile(input, area) {
 }
 
 function wireStart() {
-  for (const b of document.querySelectorAll("[data-tab]")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+  const tabs = [...document.querySelectorAll("[data-tab]")];
+  for (const b of tabs) {
+    b.addEventListener("click", () => selectTab(b.dataset.tab));
+    b.addEventListener("keydown", (e) => {  // a tab list's keys: arrows move along it
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      const next = tabs[(tabs.indexOf(b) + step + tabs.length) % tabs.length];
+      selectTab(next.dataset.tab);
+      next.focus();
+    });
+  }
   $("ruleset").addEventListener("change", () => act("start", async () => {
     await chooseRuleset($("ruleset").value);
     history.replaceState(null, "", `?ruleset=${encodeURIComponent(table.ruleset)}`);
@@ -183,6 +217,7 @@ function wireTable() {
 }
 
 async function boot() {
+  if (window.matchMedia("(max-width: 600px)").matches) $("legend-box").open = false;  // folded on a phone
   wireStart(); wireTable(); wireEditor(board); wireAsk();
   await act("page", async () => {
     rulesets = (await api("rulesets")).rulesets;
