@@ -185,13 +185,10 @@ def cards_of(g: Any) -> list[dict[str, Any]]:
 
 
 def example_url(index: Any, ex_id: str) -> str:
-    """The example itself: its anchor on the page the rulebook shows it on (under the
-    first rule it illustrates, else the examples page), as Index.example_link says."""
-    from compiler.rulebook.links import example_anchor
-    home = index.example_home.get(ex_id)
-    page = index.page_of_rule(home) if home else "examples.md"
+    """The example itself, where the rulebook shows it (Index.example_target)."""
+    page, anchor = index.example_target(ex_id).split("#", 1)
     return (links.site_url() + links.page(index.ruleset.id, page.removesuffix(".md"))
-            + "#" + example_anchor(ex_id))
+            + "#" + anchor)
 
 
 def _shows(g: Any, card: str, face: str) -> str:
@@ -358,12 +355,12 @@ def fits(pos: Position, tile: str, face: str | None) -> list[dict[str, Any]]:
         raise JudgeError("unknown-tile", _hinted(f"no tile {tile!r}", tile,
                                                   g.catalogue.card_faces),
                          [("tile", "unknown")], 422)
-    if face is not None and faces is not None and face not in faces:
+    if face is not None and face not in faces:
         raise JudgeError("unknown-face", f"tile {tile} has no face {face!r}",
                          [("face", "one of " + ", ".join(faces))], 422)
     out = []
     for cell in open_cells(pos):
-        for f in ([face] if face else list(faces or ())):
+        for f in ([face] if face else faces):
             for rot in range(g.lattice.rotations):
                 if g.fits(st, tile, f, cell, rot):
                     out.append({"at": cell_key(pos, cell), "face": f, "rotation": rot})

@@ -104,12 +104,17 @@ class Index:
         where = urls.card_anchor(rule_id) if rule_id in self.card_pages else urls.anchor(rule_id)
         return f'[{text}]({self.page_of_rule(rule_id)}#{where} "{title}")'
 
-    def example_link(self, ex_id: str, label: str | None = None) -> str:
-        ex = self.examples[ex_id]
+    def example_target(self, ex_id: str) -> str:
+        """Where an example is shown, `page.md#anchor`: under the rule it is homed at, else
+        on the examples page."""
         home = self.example_home.get(ex_id)
         page = self.page_of_rule(home) if home else f"{self.prefix}examples.md"
+        return f"{page}#{example_anchor(ex_id)}"
+
+    def example_link(self, ex_id: str, label: str | None = None) -> str:
+        ex = self.examples[ex_id]
         title = html.escape(ex.title, quote=True)
-        return f'[{label or ex.number}]({page}#{example_anchor(ex_id)} "{title}")'
+        return f'[{label or ex.number}]({self.example_target(ex_id)} "{title}")'
 
     def ruling_link(self, ruling_id: str, label: str | None = None) -> str:
         r = self.rulings[ruling_id]
