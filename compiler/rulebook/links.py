@@ -92,6 +92,10 @@ class Index:
 
     # ------------------------------------------------------------- addresses
 
+    def page_of(self, name: str) -> str:
+        """Where one of the book's generated pages is (`rulings`, `glossary`, `examples`...)."""
+        return f"{self.prefix}{name}.md"
+
     def page_of_rule(self, rule_id: str) -> str:
         if rule_id in self.card_pages:
             return f"{self.prefix}{self.card_pages[rule_id]}.md"
@@ -108,7 +112,7 @@ class Index:
         """Where an example is shown, `page.md#anchor`: under the rule it is homed at, else
         on the examples page."""
         home = self.example_home.get(ex_id)
-        page = self.page_of_rule(home) if home else f"{self.prefix}examples.md"
+        page = self.page_of_rule(home) if home else self.page_of("examples")
         return f"{page}#{example_anchor(ex_id)}"
 
     def example_link(self, ex_id: str, label: str | None = None) -> str:
@@ -119,12 +123,12 @@ class Index:
     def ruling_link(self, ruling_id: str, label: str | None = None) -> str:
         r = self.rulings[ruling_id]
         title = html.escape(r.title, quote=True)
-        return f'[{label or "ruling " + r.number}]({self.prefix}rulings.md#{urls.anchor(ruling_id)} "{title}")'
+        return f'[{label or "ruling " + r.number}]({self.page_of("rulings")}#{urls.anchor(ruling_id)} "{title}")'
 
     def term_link(self, term_id: str, label: str | None = None) -> str:
         t = self.terms[term_id]
         tip = html.escape(plain(t.text), quote=True).replace("\n", " ")
-        return f'[{label or t.title}]({self.prefix}glossary.md#{urls.anchor(term_id)} "{tip}")'
+        return f'[{label or t.title}]({self.page_of("glossary")}#{urls.anchor(term_id)} "{tip}")'
 
     def chapter_link(self, chapter_id: str, label: str | None = None) -> str:
         ch = self.chapters[chapter_id]
@@ -154,7 +158,7 @@ class Index:
             return self.chapter_link(target, label)
         if kind == "page":
             page, title = self.catalogue if target == "catalogue" else (target, GENERATED_PAGES[target])
-            return f"[{label or title}]({self.prefix}{page}.md)"
+            return f"[{label or title}]({self.page_of(page)})"
         return self.term_link(target, label)
 
 
