@@ -79,7 +79,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     books.sort(key=lineage)
     from compiler.rulebook.reference import reference_page
     pages = [site_index(books), Page("language.md", "The rules language", reference_page())]
-    extra: dict[str, str] = {}
+    extra: dict[str, str | bytes] = {}
     nav: list[Any] = [{"Home": "index.md"}]
     games: dict[str, list[Any]] = {}  # one tab per game: its base ruleset, then its variants
     for book in books:
@@ -101,15 +101,16 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     return nav, summary
 
 
-def _sync(docs: Path, files: dict[str, str]) -> None:
+def _sync(docs: Path, files: dict[str, str | bytes]) -> None:
     """Write what changed and delete stale generated files (so live preview does not loop)."""
     docs.mkdir(parents=True, exist_ok=True)
-    for rel, text in files.items():
+    for rel, content in files.items():
         path = docs / rel
-        if path.is_file() and path.read_text(encoding="utf-8") == text:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        if path.is_file() and path.read_bytes() == data:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_bytes(data)
     for path in sorted(docs.rglob("*"), reverse=True):
         rel = path.relative_to(docs).as_posix()
         if rel.split("/")[0] in KEEP:

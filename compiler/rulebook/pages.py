@@ -24,6 +24,7 @@ from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
+from compiler.rulebook import printed
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import board_svg, face_svg, grid_svg, rotations_svg
@@ -89,6 +90,8 @@ class RulesetPages:
                 self.formats_page()]
         if self.base is not None:
             out.append(self.changes_page())
+        out.append(self._page(printed.PAGE, f"{self.label}, on one page",
+                              printed.page_lines(self.rs)))
         return out
 
     def nav(self) -> list[Any]:
@@ -107,10 +110,13 @@ class RulesetPages:
         entries += [{cs.title: f"{self.slug}/{urls.cardset_page(cs.id)}.md"}
                     for cs in self.rs.cardsets]
         entries.append({"Positions and records": f"{self.slug}/formats.md"})
+        entries.append({"On one page, to print": f"{self.slug}/{printed.PAGE}"})
         return [{title: entries}]
 
-    def extra_files(self) -> dict[str, str]:
-        files = {f"{self.slug}/position.schema.json": json.dumps(position_schema(), indent=2)}
+    def extra_files(self) -> dict[str, str | bytes]:
+        files: dict[str, str | bytes] = {
+            f"{self.slug}/position.schema.json": json.dumps(position_schema(), indent=2),
+            f"{self.slug}/{printed.pdf_name(self.rs.id)}": printed.pdf(self.rs)}
         if self.sample_record:
             files[f"{self.slug}/sample.record"] = self.sample_record
         return files
@@ -125,7 +131,9 @@ class RulesetPages:
         rs = self.rs
         lines = [f"# {rs.title}", "", f"*{rs.subtitle}*" if rs.subtitle else "", ""]
         lines += [f"For {rs.player_counts} players. "
-                  f"Rules version {rs.version}.", "", self.ask_the_judge()]
+                  f"Rules version {rs.version}.", "", self.ask_the_judge(), "",
+                  f"To print, or to read with no connection: [the whole book on one page]"
+                  f"({printed.PAGE}), or [as a PDF]({printed.pdf_name(rs.id)})."]
         if rs.source:
             lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
                           f"sentence here is written afresh."]
