@@ -1,6 +1,7 @@
 """Shared fixtures: the Deluxe ruleset, compiled once per test session; the built rulebook
 (built once per session: ~40 s, so the modules that read it share one xdist group,
-"rulebook"); the judge served over HTTP and a Chromium to look at it."""
+"rulebook"); that site served as plain files, as any web host would; the judge served over
+HTTP and a Chromium to look at them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -51,6 +54,24 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from compiler.rulebook.build import build_site
 
     return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def static_site(site: Path) -> Iterator[str]:
+    """The built site served as plain files, as any web host would serve it."""
+    handler = partial(_Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    thread.join(5)
+    server.server_close()
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
 
 
 def chromium() -> str | None:

@@ -2,17 +2,16 @@
 
 Each ruleset's print page holds every chapter, rule, ruling and glossary entry in the
 book's order; its links lead to places on the page itself; the PDF says the same with a
-bookmark per heading, comes out byte for byte the same from the same rules, and the site's
-pages ask no server but their own for anything.
+bookmark per heading, and comes out byte for byte the same from the same rules. The site's
+pages ask no server but their own for anything, and a book kept from its front page opens
+with no connection at all.
 """
 
 from __future__ import annotations
 
+import json
 import re
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -83,24 +82,10 @@ def test_every_book_has_its_one_page_and_its_pdf_linked_from_its_front_page(site
         assert 'href="print/"' in front and f'href="{slug}.pdf"' in front, name
         assert (site / slug / "print" / "index.html").is_file(), name
         assert (site / slug / f"{slug}.pdf").read_bytes().startswith(b"%PDF-"), name
-
-
-@pytest.fixture(scope="module")
-def static_site(site: Path) -> Iterator[str]:
-    """The built site served as plain files, as any web host would serve it."""
-    handler = partial(_Quiet, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    thread.join(5)
-    server.server_close()
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
+        kept = json.loads((site / slug / "offline.json").read_text(encoding="utf-8"))
+        assert "./" in kept and "print/" in kept and f"{slug}.pdf" in kept, name
+        for url in kept:  # what "Keep this book" fetches is all there
+            assert (site / slug / url / ("index.html" if url.endswith("/") else "")).is_file(), url
 
 
 @in_rulebook_group
@@ -119,6 +104,31 @@ def test_pages_ask_no_other_server_for_anything(browser, static_site: str) -> No
         page.goto(static_site + path, wait_until="networkidle")
     context.close()
     assert elsewhere == []
+    assert errors == []
+
+
+@in_rulebook_group
+def test_a_book_kept_on_the_device_opens_with_no_connection(browser, static_site: str) -> None:
+    """A reader keeps Deluxe from its front page, loses the signal, and opens a chapter
+    they never read, in a new tab; a book they did not keep says so in words."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(static_site + "trian-deluxe/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.get_by_role("button", name="Keep this book on this device").click()
+    page.wait_for_function(
+        "document.querySelector('.offline-status').textContent.startsWith('Kept')")
+    assert page.locator(".offline-status").inner_text().startswith("Kept: all")
+    context.set_offline(True)
+    tab = context.new_page()
+    tab.goto(static_site + "trian-deluxe/areas/")
+    assert tab.locator("h1").first.inner_text().startswith("8. Step 4")
+    assert tab.locator("header.md-header").is_visible()  # styled: the theme's assets were kept
+    reply = tab.goto(static_site + "among-the-stars/")
+    assert reply.status == 503 and tab.locator("h1").inner_text() == "No connection"
+    context.close()
     assert errors == []
 
 

@@ -17,7 +17,7 @@ from compiler.diagnostics import CompileError, Repeats
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
 from compiler.variants import inherited_example_hint
 
-KEEP = ("assets", "overrides", "guides", "README.md")
+KEEP = ("assets", "overrides", "guides", "README.md", "sw.js")
 
 
 class BuildError(Exception):
@@ -31,6 +31,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     from compiler.engine.records import write_record
     from compiler.engine.notation import notation_clashes
     from compiler.engine.scenario import run_example
+    from compiler.rulebook import offline
     from compiler.rulebook.pages import Page, RulesetPages, site_index
 
     problems: list[str] = []
@@ -83,8 +84,11 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     nav: list[Any] = [{"Home": "index.md"}]
     games: dict[str, list[Any]] = {}  # one tab per game: its base ruleset, then its variants
     for book in books:
-        pages += book.pages()
-        extra.update(book.extra_files())
+        book_pages, book_files = book.pages(), book.extra_files()
+        pages += book_pages
+        extra.update(book_files)
+        extra[f"{book.slug}/{offline.MANIFEST}"] = offline.manifest(
+            book.slug, [*(p.path for p in book_pages), *book_files])
         root = book
         while root.base is not None:
             root = root.base

@@ -24,7 +24,7 @@ from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
-from compiler.rulebook import printed
+from compiler.rulebook import offline, printed
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import board_svg, face_svg, grid_svg, rotations_svg
@@ -133,7 +133,8 @@ class RulesetPages:
         lines += [f"For {rs.player_counts} players. "
                   f"Rules version {rs.version}.", "", self.ask_the_judge(), "",
                   f"To print, or to read with no connection: [the whole book on one page]"
-                  f"({printed.PAGE}), or [as a PDF]({printed.pdf_name(rs.id)})."]
+                  f"({printed.PAGE}), or [as a PDF]({printed.pdf_name(rs.id)}).", "",
+                  offline.keep_button()]
         if rs.source:
             lines += ["", f"Source: {rs.source}. The facts and numbers are the source's; every "
                           f"sentence here is written afresh."]
