@@ -13,6 +13,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (!url.pathname.startsWith(new URL(self.registration.scope).pathname)) return;
+  if (url.pathname.includes("/livereload/")) return;  // `rulebook serve`'s long poll
   event.respondWith(
     fetch(request)
       .then((response) => {
