@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from compiler.changelog import FILE as CHANGELOG
+from compiler.changelog import read_changelog
 from compiler.check import check_ruleset
 from compiler.diagnostics import (
     CompileError, Diagnostic, SourceMap, capped, decode_source, did_you_mean, shown,
@@ -171,6 +173,11 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
     diagnostics += check_ruleset(rs, sources)
+    folders = {f.parent for f in files}
+    if len(folders) == 1:  # a ruleset folder: its changelog, if it keeps one
+        folder = folders.pop()
+        rs.history, problems = read_changelog(folder, rs, _display(folder / CHANGELOG))
+        diagnostics += problems
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise CompileError(diagnostics)

@@ -8,6 +8,7 @@ the rule's heading.
 
 from __future__ import annotations
 
+import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -515,6 +516,25 @@ class Seat(BaseModel):
     name: str
 
 
+class VersionChange(BaseModel):
+    """One change in a version of the rules: what it is, in words, and what it touched."""
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    rules: list[str] = []
+    rulings: list[str] = []
+
+
+class VersionNote(BaseModel):
+    """One version of a ruleset's rules, from its changelog (compiler/changelog.py)."""
+    model_config = ConfigDict(extra="forbid")
+
+    number: str
+    date: datetime.date
+    summary: str = ""
+    change: list[VersionChange] = []
+
+
 class Ruleset(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -541,6 +561,7 @@ class Ruleset(BaseModel):
     rulings: list[Ruling] = []
     examples: list[Example] = []
     files: list[str] = []
+    history: list[VersionNote] = []  # its versions, newest first (changelog.toml)
     loc: Loc | None = None
 
     @property

@@ -24,7 +24,7 @@ from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
-from compiler.rulebook import offline, printed
+from compiler.rulebook import history, offline, printed
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import board_svg, face_svg, grid_svg, rotations_svg
@@ -92,6 +92,9 @@ class RulesetPages:
             out.append(self.changes_page())
         out.append(self._page(printed.PAGE, f"{self.label}, on one page",
                               printed.page_lines(self.rs)))
+        if self.rs.history:
+            out.append(self._page(history.PAGE, history.TITLE,
+                                  history.history_lines(self.rs, self.ix)))
         return out
 
     def nav(self) -> list[Any]:
@@ -110,6 +113,8 @@ class RulesetPages:
         entries += [{cs.title: f"{self.slug}/{urls.cardset_page(cs.id)}.md"}
                     for cs in self.rs.cardsets]
         entries.append({"Positions and records": f"{self.slug}/formats.md"})
+        if self.rs.history:
+            entries.append({history.TITLE: f"{self.slug}/{history.PAGE}"})
         entries.append({"On one page, to print": f"{self.slug}/{printed.PAGE}"})
         return [{title: entries}]
 
@@ -130,8 +135,9 @@ class RulesetPages:
     def index_page(self) -> Page:
         rs = self.rs
         lines = [f"# {rs.title}", "", f"*{rs.subtitle}*" if rs.subtitle else "", ""]
-        lines += [f"For {rs.player_counts} players. "
-                  f"Rules version {rs.version}.", "", self.ask_the_judge(), "",
+        version = (f"[Rules version {rs.version}]({history.PAGE})" if rs.history
+                   else f"Rules version {rs.version}")
+        lines += [f"For {rs.player_counts} players. {version}.", "", self.ask_the_judge(), "",
                   f"To print, or to read with no connection: [the whole book on one page]"
                   f"({printed.PAGE}), or [as a PDF]({printed.pdf_name(rs.id)}).", "",
                   offline.keep_button()]
