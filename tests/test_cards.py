@@ -302,7 +302,7 @@ def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
     assert "bazaar/catalogue.md" not in [p.path for p in book.pages()]  # no page outside the nav
     # `[[page:catalogue]]` sends a reader to the cards instead.
     assert book.ix.prose("[[page:catalogue]]") == "[Stall cards](cards-stalls.md)"
-    assert nav[-3:] == ["Stall cards", "Kiosks", "Positions and records"]
+    assert nav[-4:] == ["Stall cards", "Kiosks", "Positions and records", "On one page, to print"]
     page = next(p for p in book.pages() if p.path == "bazaar/cards-stalls.md")
     text = page.text
     # Each card under its number, drawn, with what it prints and its abilities as read.
