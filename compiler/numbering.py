@@ -11,11 +11,12 @@ a gap: its number is retired and never given to another rule of that
 ruleset or of its own variants.
 
 Rulings and examples are numbered per declaring ruleset, behind the ruleset's
-short code: `TD-R5` is the fifth ruling Trian Deluxe wrote, and it is `TD-R5`
-in every variant that inherits it, while a variant's own rulings take its own
-code (`TC-R1`). A code is declared in the ruleset header (`code "TD"`) or
-derived from the ruleset's name (its words' initials); two rulesets of one
-site must not share one, or their ids would collide.
+short code: `BG-R5` is the fifth ruling the ruleset `base_game` wrote, and it
+is `BG-R5` in every variant that inherits it, while a variant's own rulings
+take its own code (`BGE-R1` for `base_game_expansion`). A code is declared in
+the ruleset header (`code "BG"`) or derived from the ruleset's name (its
+words' initials); two rulesets of one site must not share one, or their ids
+would collide.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ Numbered = TypeVar("Numbered", m.Chapter, m.Rule, m.Ruling, m.Example)
 
 
 def derived_code(ruleset_id: str) -> str:
-    """The code a ruleset gets when it declares none: its name's initials, `trian_deluxe` → TD;
-    a word of digits counts whole (`trian_teams_3v3` → TT3)."""
+    """The code a ruleset gets when it declares none: its name's initials, `base_game` → BG;
+    a word of digits counts whole (`base_game_2` → BG2)."""
     words = [w for w in ruleset_id.split("_") if w]
     return "".join(w if w.isdigit() else w[0] for w in words).upper()[:6] or "X"
 
@@ -49,7 +50,7 @@ def code_problem(code: str) -> str | None:
     if CODE_SHAPE.fullmatch(code):
         return None
     return (f"code `{code}` cannot prefix ruling and example ids: write 1 to 6 capital letters "
-            f"or digits, starting with a letter (like \"TD\")")
+            f"or digits, starting with a letter (like \"AB\")")
 
 
 def number(rs: m.Ruleset) -> None:
@@ -118,7 +119,7 @@ def sort_key(number: str) -> tuple[tuple[int, str], ...]:
 
 
 def find(items: Sequence[Numbered], said: str) -> list[Numbered]:
-    """The items `said` names: by id, by full number (`TD-E36`, any case), or, failing both,
+    """The items `said` names: by id, by full number (`BG-E36`, any case), or, failing both,
     by a number without its code (`E36`): one item when unambiguous, else every candidate."""
     by_id = [x for x in items if x.id == said]
     if by_id:

@@ -265,4 +265,4 @@ def test_a_code_in_lower_case_is_refused(tmp_path: Path) -> None:
         ruleset my_variant extends trian_deluxe { code "mv-1" }
     ''')
     assert said == ["code `mv-1` cannot prefix ruling and example ids: write 1 to 6 capital "
-                    "letters or digits, starting with a letter (like \"TD\")"]
+                    "letters or digits, starting with a letter (like \"AB\")"]

@@ -2,7 +2,8 @@
 
 `check_ruleset` builds the symbol table, resolves every name, infers every
 type, validates the tile catalogue and the prose references, and numbers the
-chapters, rules, rulings and examples. It reports every problem it finds, not
+chapters, rules, rulings and examples still unnumbered (compiler.numbering: a
+variant's base was numbered before the variant edited it). It reports every problem it finds, not
 just the first, each with a location and, for unknown names, a suggestion.
 """
 
