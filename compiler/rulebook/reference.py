@@ -1528,7 +1528,9 @@ CONSTRUCTS: list[Construct] = [
         also=("_example_item", "illustrates", "play"),
         summary="A position, the moves played, and what must follow. The build plays every "
                 "example against the engine and stops if it disagrees, so the book's examples "
-                "are always true.",
+                "are always true. The book shows it as the ruleset's `code`, E and its place "
+                "among the ruleset's examples (`DM-E1`): an id that is the same in every "
+                "variant and names no other example on the site.",
         example='''
             example research_pays "Research pays a point" {
                 illustrates main.research
@@ -1885,7 +1887,7 @@ CONSTRUCTS: list[Construct] = [
         also=("_ruling_item", "question", "reason", "settles"),
         summary="Our reading where the printed rules are silent, unclear or contradict "
                 "themselves: the question, the answer, why, and the rules it settles, which "
-                "link back to it.",
+                "link back to it. Shown as the ruleset's `code`, R and its place (`DM-R1`).",
         example='''
             ruling dry_lake "A lake that dries up" {
                 question "Does a dry lake still count as closed?"
