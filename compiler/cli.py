@@ -583,7 +583,8 @@ def draw(ruleset: str, position: Annotated[str, typer.Argument(
 def position_command(
         ruleset: str,
         from_example: Annotated[Optional[str], typer.Option(
-            "--from-example", metavar="ID", help="The position a worked example starts from.")
+            "--from-example", metavar="ID", help="The position a worked example starts from: its "
+            "id, or its number as the rulebook shows it (TD-E36; E36 if only one has it).")
         ] = None,
         from_record: Annotated[Optional[str], typer.Option(
             "--from-record", metavar="FILE", help="The position a game record reaches.")] = None,
@@ -1102,9 +1103,9 @@ def _top_rules(ours: dict[str, Any], others: dict[str, Any], n: int,
                   key=lambda rid: (-abs(changed[rid].estimate), rid))[:n]
 
     def order(rid: str) -> tuple[Any, ...]:
+        from compiler.numbering import sort_key
         number = (ours.get(rid) or others[rid]).number or ""
-        return (tuple(int(p) if p.isdigit() else 0 for p in number.split(".")) if number
-                else (10 ** 9,), rid)
+        return (sort_key(number) if number else ((10 ** 9, ""),), rid)
     return sorted(top, key=order)
 
 

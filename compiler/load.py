@@ -17,6 +17,7 @@ from compiler.diagnostics import (
     CompileError, Diagnostic, SourceMap, capped, decode_source, did_you_mean, shown,
 )
 from compiler.ir import model as m
+from compiler.numbering import number
 from compiler.parse import parse_rules
 from compiler.variants import apply_variant, merge_header
 
@@ -132,6 +133,7 @@ def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...]
                                                f"`{header.extends}`", hint=d.hint)]) from None
     base, diagnostics = assemble_files(sorted(base_dir.glob("*.rules")), sources,
                                        (*chain, header.id))
+    number(base)  # the base's numbers first: the variant's additions go around them
     rs, more = apply_variant(base, header, items, sources)
     rs.files = rs.files + [_display(f) for f in files]
     return rs, diagnostics + more

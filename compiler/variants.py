@@ -19,6 +19,7 @@ from typing import Any
 
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
+from compiler.numbering import retire
 from compiler.parse.transform import cite_rule
 
 HEADER_FIELDS = ("title", "subtitle", "version", "source", "players", "seats", "contents")
@@ -35,7 +36,7 @@ class _Where:
 def merge_header(rs: m.Ruleset, own: m.Ruleset) -> None:
     """A variant's header over its base's (`rs`, changed): what the variant says wins, the
     rest is the base's. Shared with load.read_header, which reads headers without compiling."""
-    rs.extends, rs.id, rs.loc = own.extends, own.id, own.loc
+    rs.extends, rs.id, rs.loc, rs.code = own.extends, own.id, own.loc, own.code
     for name in own.header:
         if name == "players":
             rs.players_min, rs.players_max = own.players_min, own.players_max
@@ -175,12 +176,15 @@ class VariantBuilder:
         if i is None:
             self._missing(edit, kind, item.id, "replace")
             return
+        if isinstance(item, (m.Ruling, m.Example)):
+            item.number = items[i].number  # the same ruling or example, said anew: same id
         items[i] = item
         self._note("replaced", kind, item.id, item.loc)
 
     def _merge_rule(self, old: m.Rule, new: m.Rule, parent: str) -> m.Rule:
         merged = new.model_copy(update={"rules": self._merge_children(old.rules, new.rules,
-                                                                      new.id)})
+                                                                      new.id),
+                                        "number": old.number})
         self._note("replaced", "rule", new.id, new.loc, parent)
         return merged
 
@@ -224,6 +228,7 @@ class VariantBuilder:
                     continue
                 gone = next(r for r in where.siblings if r.id == ident)
                 where.siblings.remove(gone)
+                retire(self.base, gone)
                 for r in _walk([gone]):
                     self._note("removed", "rule", r.id, edit.loc, where.parent)
                 continue
@@ -243,6 +248,7 @@ class VariantBuilder:
                 continue
             gone = items.pop(i)
             if edit.kind == "chapter":
+                retire(self.base, gone)
                 if ident in self.base.contents:
                     self.base.contents.remove(ident)
                 for r in _walk(gone.rules):

@@ -312,7 +312,7 @@ def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
     assert "Another printing of [S.1 Bakery](#card-bakery)." in text
     assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="card-svg"') == 5
     # The example and the ruling that name the bakery are linked from it, and back.
-    assert "Example: [E1 A bakery opens](market.md#example-cards-open" in text
+    assert "Example: [B-E1 A bakery opens](market.md#example-cards-open" in text
     rulings = next(p for p in book.pages() if p.path == "bazaar/rulings.md").text
     assert '**Settles:** [S.1 Bakery](cards-stalls.md#card-bakery "S.1 Bakery")' in rulings
 

@@ -37,6 +37,21 @@ def test_position_from_example_reads_back(tmp_path: Path) -> None:
     assert moved.exit_code == 0 and "legal moves" in moved.output
 
 
+def test_position_from_example_e2_is_the_same_as_its_id(tmp_path: Path) -> None:
+    by_id = run("position", "trian_deluxe", "--from-example", "tile_mismatch")
+    assert by_id.exit_code == 0, by_id.output
+    for said in ("TD-E2", "E2", "td-e2"):
+        by_number = run("position", "trian_deluxe", "--from-example", said)
+        assert by_number.exit_code == 0 and by_number.output == by_id.output, said
+
+
+def test_position_from_example_e36_in_conquest_names_both() -> None:
+    result = run("position", "trian_conquest", "--from-example", "E36")
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "more than one example 'E36': TD-E36" in said and "TC-E36" in said
+
+
 def test_position_from_record_upto(record: Path) -> None:
     result = run("position", "trian_deluxe", "--from-record", str(record), "--upto", "3")
     assert result.exit_code == 0, result.output

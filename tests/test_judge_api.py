@@ -337,3 +337,15 @@ def test_reply_urls_point_at_the_served_rulebook(tmp_path, starts: dict, served:
     assert all(x["rulebook"].startswith(root) for x in listed)
     if served:
         assert "the rulebook" in app.get("/rulebook/").text
+
+
+def test_an_example_is_asked_for_by_its_id_or_its_number(client: TestClient) -> None:
+    listed = client.get("/api/rulesets/trian_conquest").json()["examples"]
+    assert [x["number"] for x in listed][:2] == ["TD-E1", "TD-E2"]
+    by_number = client.post("/api/positions/example",
+                            json={"ruleset": "trian_conquest", "example": "TC-E36"})
+    assert by_number.status_code == 200 and by_number.json()["example"]["number"] == "TC-E36"
+    ambiguous = client.post("/api/positions/example",
+                            json={"ruleset": "trian_conquest", "example": "E36"})
+    assert ambiguous.status_code == 404
+    assert "TD-E36" in ambiguous.text and "TC-E36" in ambiguous.text

@@ -180,6 +180,7 @@ def test_a_worked_example_opens(page, base_url) -> None:
     example = examples[0]
     _open(page, f"/?ruleset={RULESET}&example={example['id']}")
     page.wait_for_function("document.getElementById('example-info').textContent.length > 0")
+    assert page.inner_text("#example-info").startswith(f"{example['number']} · {example['title']}")
     assert page.locator('[data-panel="example"]').is_visible()
     asked = httpx.post(f"{base_url}/api/positions/example",
                        json={"ruleset": RULESET, "example": example["id"]}).json()["example"]

@@ -2,7 +2,8 @@
 
 `check_ruleset` builds the symbol table, resolves every name, infers every
 type, validates the tile catalogue and the prose references, and numbers the
-chapters, rules, rulings and examples. It reports every problem it finds, not
+chapters, rules, rulings and examples still unnumbered (compiler.numbering: a
+variant's base was numbered before the variant edited it). It reports every problem it finds, not
 just the first, each with a location and, for unknown names, a suggestion.
 """
 
@@ -26,6 +27,8 @@ from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.prose import GENERATED_PAGES, prose_refs
 from compiler.kernel.lattice import LATTICES
+from compiler import numbering
+from compiler.numbering import code_problem, inherited_code_clash
 
 
 class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
@@ -699,21 +702,15 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
     # ------------------------------------------------------------ numbers
 
     def number(self) -> None:
-        order = {cid: i for i, cid in enumerate(self.rs.contents)}
-        self.rs.chapters.sort(key=lambda c: order.get(c.id, len(order)))
-
-        def walk(rules: list[m.Rule], prefix: str) -> None:
-            for i, r in enumerate(rules, 1):
-                r.number = f"{prefix}.{i}"
-                walk(r.rules, r.number)
-
-        for i, ch in enumerate(self.rs.chapters, 1):
-            ch.number = str(i)
-            walk(ch.rules, ch.number)
-        for i, r in enumerate(self.rs.rulings, 1):
-            r.number = f"R{i}"
-        for i, e in enumerate(self.rs.examples, 1):
-            e.number = f"E{i}"
+        """Number what is still unnumbered (compiler.numbering): all of a root ruleset; of
+        a variant, only what it added, its bases' numbers being given already."""
+        problem = code_problem(self.rs.code) if self.rs.code else None
+        if problem:
+            self.report(self.rs.loc, "structure", problem)
+        clash = inherited_code_clash(self.rs)
+        if clash:
+            self.report(self.rs.loc, "duplicate", clash)
+        numbering.number(self.rs)
         cards.number(self.rs)
 
 

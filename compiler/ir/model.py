@@ -546,9 +546,13 @@ class Ruleset(BaseModel):
     # What the game calls its general supply, as the rulings say it ("the bank").
     pool: str = "the pool"
     extends: str | None = None
+    # The short code that prefixes the ids of the rulings and examples this ruleset writes
+    # itself (`TD-R5`); empty: derived from the id (compiler.numbering.code_of).
+    code: str = ""
     tiles_from: str | None = None  # a ruleset whose tile sets this one borrows
     header: list[str] = []        # the header fields this ruleset wrote itself
     changes: list[Change] = []    # for a variant: what it changed in its base
+    retired: list[str] = []       # numbers of removed chapters and rules: never given again
     players_min: int = 2
     players_max: int = 4
     seats: list[Seat] = []

@@ -133,6 +133,8 @@ class Zone(BaseModel):
 
 class Example(BaseModel):
     id: str
+    number: str = Field(description="Its id across the site, as the rulebook shows it: "
+                                    "`TD-E36` (the declaring ruleset's code, then E and a number).")
     title: str
     rule: str | None = Field(description="The rule it illustrates first.")
     url: str = Field(description="The example itself, on the rulebook page that shows it.")
@@ -177,6 +179,7 @@ class PositionReply(BaseModel):
 
 class ExampleGiven(BaseModel):
     id: str
+    number: str = Field(description="Its id across the site, as the rulebook shows it (`TD-E36`).")
     title: str
     moves: list[str]
     verdict: str = Field(description="The verdict the rulebook expects for its moves.")

@@ -17,6 +17,7 @@ from compiler.engine.reading import PositionFileError, read_position
 from compiler.ir import model as m
 from compiler.judge.models import AdjudicationReply, Chance, PositionReply, SituationReply
 from compiler.load import read_header, ruleset_dirs
+from compiler.numbering import find
 
 
 class JudgeError(ValueError):
@@ -132,7 +133,7 @@ def _described(ruleset: str, site: str) -> dict[str, Any]:
                  for r in g.resources.values()]
     from compiler.rulebook.links import Index
     index = Index.of(rs)
-    examples = [{"id": ex.id, "title": ex.title, "rule": (ex.illustrates or [None])[0],
+    examples = [{"id": ex.id, "number": ex.number, "title": ex.title, "rule": (ex.illustrates or [None])[0],
                  "url": example_url(index, ex.id)} for ex in rs.examples]
     return {"id": ruleset, "title": rs.title,
             "players": {"min": rs.players_min, "max": rs.players_max}, "seats": seats,
@@ -233,18 +234,24 @@ def example_of(rules: Rules, example: str) -> tuple[Position, dict[str, Any]]:
     """A worked example's starting position, its moves and the verdict they get."""
     from compiler.engine.scenario import model_from_facts
     ruleset = rules.game.ruleset.id
-    exs = {ex.id: ex for ex in rules.game.ruleset.examples}
-    ex = exs.get(example)
-    if ex is None:
+    exs = rules.game.ruleset.examples
+    found = find(exs, example)
+    if len(found) > 1:
+        said = ", ".join(f"{x.number} ({x.title})" for x in found)
+        raise JudgeError("unknown-example", f"{ruleset} has more than one example {example!r}: "
+                         f"{said}; give the whole id", [("example", "ambiguous")], 404)
+    if not found:
         raise JudgeError("unknown-example", _hinted(f"{ruleset} has no example {example!r}",
-                                                     example, exs),
+                                                     example, [x.id for x in exs]),
                          [("example", "unknown")], 404)
+    ex = found[0]
     model = model_from_facts(rules, ex.given)
     pos = read_position(rules, model.model_dump(mode="json", exclude_none=True), example)
     # The rulebook build ran every example's moves, so they have a verdict: a ruling, never
     # an exception (an illegal move is a verdict too).
     verdict = pos.adjudicate(list(ex.play)).verdict if ex.play else "LEGAL"
-    return pos, {"id": ex.id, "title": ex.title, "moves": list(ex.play), "verdict": verdict}
+    return pos, {"id": ex.id, "number": ex.number, "title": ex.title, "moves": list(ex.play),
+                 "verdict": verdict}
 
 
 def record_position(ruleset: str, text: str, upto: int | None) -> tuple[Position, dict[str, Any]]:

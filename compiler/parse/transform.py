@@ -119,10 +119,10 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
             id=str(c[0]), title=t.get("title", ""), subtitle=t.get("subtitle", ""),
             version=t.get("version", "1"), source=t.get("source", ""),
             pool=t.get("pool", "the pool"),
-            extends=t.get("extends"), tiles_from=t.get("tiles_from"),
+            extends=t.get("extends"), tiles_from=t.get("tiles_from"), code=t.get("code", ""),
             players_min=lo, players_max=hi,
             seats=t.get("seats", []), contents=t.get("contents", []), loc=self._loc(meta),
-            header=sorted(k for k in t if k not in ("extends", "tiles_from")),
+            header=sorted(k for k in t if k not in ("extends", "tiles_from", "code")),
         )
 
     # ------------------------------------------------------------- variants
@@ -163,6 +163,9 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     def subtitle(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("subtitle", unquote(c[0]))
+
+    def code(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("code", unquote(c[0]))
 
     def pool_name(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("pool", unquote(c[0]))

@@ -15,6 +15,7 @@ from typing import Any
 
 from compiler.diagnostics import CompileError, Repeats
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
+from compiler.numbering import code_clashes
 from compiler.variants import inherited_example_hint
 
 KEEP = ("assets", "overrides", "guides", "README.md", "sw.js")
@@ -64,6 +65,7 @@ def generate(docs: Path) -> tuple[list[Any], str]:
         said = [*failures, hint] if hint is not None else failures
         problems.append(f"{where}: example `{ident}` disagrees with the engine"
                         f"{failing.where(lines)}:\n" + "\n".join(f"    {f}" for f in said))
+    problems += code_clashes(b.rs for b in books)
     if problems:
         raise BuildError("\n".join(problems))
     by_id = {b.rs.id: b for b in books}

@@ -36,7 +36,7 @@ KEYWORDS: tuple[str, ...] = (
     "ability", "above", "action", "actions", "add", "after", "also", "among", "and", "any",
     "apply", "area", "as", "at", "attribute", "audit", "automatic", "badge", "band", "board",
     "bottom", "breach", "by",
-    "card", "cards", "chapter", "chapters", "choose", "clear", "closed", "closes", "condition",
+    "card", "cards", "chapter", "chapters", "choose", "clear", "closed", "closes", "code", "condition",
     "copies", "count", "counts", "crosses", "dark", "dealing", "define", "discard", "down", "draw",
     "each", "edge", "effect", "either", "else", "end", "ends", "entering", "enters", "every",
     "example", "expect", "extends", "face", "family", "feature", "features", "fewest", "first",

@@ -155,7 +155,9 @@ class RulesetPages:
                 f"[{v.label}](../{v.slug}/changes.md)" for v in self.variants) + "."]
         lines += ["", "## Contents", ""]
         for ch in rs.chapters:
-            lines.append(f"{ch.number}. {self.ix.chapter_link(ch.id, ch.title)}")
+            # A bullet, the number in the link: Markdown would renumber an ordered list
+            # (7a is no list number, and a removed chapter leaves a gap it would close).
+            lines.append(f"- {self.ix.chapter_link(ch.id)}")
             for r in ch.rules:
                 lines.append(f"    - {self.ix.rule_link(r.id, r.number + ' ' + r.title)}")
         lines += ["", "## Also in this rulebook", "",

@@ -226,11 +226,14 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="ruleset header", grammar_rule="ruleset", group=S, context="top",
         also=("_header_item", "title", "subtitle", "version", "source", "players", "seats",
-              "seat", "contents", "pool_name"),
+              "seat", "contents", "pool_name", "code"),
         summary="Names the ruleset and says what the rulebook's cover needs: title, edition, "
                 "where the rules come from, how many may play (at most 100), the seats, and "
                 "the chapters in reading order. `pool` names the general supply as rulings "
-                "say it (\"the pool\" unless told). Exactly one file of a ruleset carries it.",
+                "say it (\"the pool\" unless told). `code` (1 to 6 capitals or digits) "
+                "prefixes the ids of the rulings and examples this ruleset writes: `DM-R1`, "
+                "`DM-E1`; unsaid, it is the initials of the ruleset's name, and no two "
+                "rulesets of a site may share one. Exactly one file of a ruleset carries it.",
         example='''
             ruleset demo {
                 title "Demo"
@@ -238,6 +241,7 @@ CONSTRUCTS: list[Construct] = [
                 version "1.0"
                 source "Written for this reference"
                 pool "the bank"
+                code "DM"
                 players 2 to 4
                 seats red "Red", blue "Blue", green "Green", white "White"
                 chapters main
@@ -265,7 +269,10 @@ CONSTRUCTS: list[Construct] = [
         also=("rule_id", "_rule_item"),
         summary="A numbered, linkable rule: prose for the reader and, beside it, the "
                 "declarations the engine runs. Rules nest; the engine cites the rule a "
-                "declaration sits in whenever it applies it, so every verdict names its source.",
+                "declaration sits in whenever it applies it, so every verdict names its source. "
+                "Numbers follow the reading order (the second rule of chapter 3 is 3.2, its "
+                "first sub-rule 3.2.1) and, once given, never move: a variant keeps them "
+                "(see `extends`). Links and anchors use the id, never the number.",
         example='''
             rule main.towers "Towers" {
                 text "A tower stands on one of its owner's pawns."
@@ -344,7 +351,15 @@ CONSTRUCTS: list[Construct] = [
     Construct(
         name="extends", grammar_rule="extends", group=V, context="variant",
         summary="A variant names the ruleset it starts from. It begins as a complete copy of "
-                "it; header fields it leaves out are the base's.",
+                "it; header fields it leaves out are the base's, except `code`. Every chapter "
+                "and rule keeps the number it has in the base, whether left alone, added to "
+                "or replaced. What the variant adds shifts nothing: after the last of its "
+                "siblings it takes the next whole number never used there (a removed 3.5 "
+                "leaves a gap, and a new last rule is 3.6); placed before a sibling, as a "
+                "new chapter listed in `chapters` between two old ones, it takes the number "
+                "of the one before it and a letter (7a, 7b; 3.2a inside a chapter). Rulings "
+                "and examples keep their ids (`DM-E3`); the variant's own ones take its own "
+                "code.",
         example='''
             ruleset demo_variant extends demo {
                 subtitle "Rich lakes"
@@ -1513,7 +1528,9 @@ CONSTRUCTS: list[Construct] = [
         also=("_example_item", "illustrates", "play"),
         summary="A position, the moves played, and what must follow. The build plays every "
                 "example against the engine and stops if it disagrees, so the book's examples "
-                "are always true.",
+                "are always true. The book shows it as the ruleset's `code`, E and its place "
+                "among the ruleset's examples (`DM-E1`): an id that is the same in every "
+                "variant and names no other example on the site.",
         example='''
             example research_pays "Research pays a point" {
                 illustrates main.research
@@ -1870,7 +1887,7 @@ CONSTRUCTS: list[Construct] = [
         also=("_ruling_item", "question", "reason", "settles"),
         summary="Our reading where the printed rules are silent, unclear or contradict "
                 "themselves: the question, the answer, why, and the rules it settles, which "
-                "link back to it.",
+                "link back to it. Shown as the ruleset's `code`, R and its place (`DM-R1`).",
         example='''
             ruling dry_lake "A lake that dries up" {
                 question "Does a dry lake still count as closed?"

@@ -34,7 +34,7 @@ async function chooseRuleset(id) {
   for (let n = info.players.min; n <= info.players.max; n++) players.push(el("option", { value: n, textContent: n }));
   $("players").replaceChildren(...players);
   $("examples-none")?.remove();
-  $("example").replaceChildren(...info.examples.map((x) => el("option", { value: x.id, textContent: x.title || x.id })));
+  $("example").replaceChildren(...info.examples.map((x) => el("option", { value: x.id, textContent: [x.number, x.title || x.id].filter(Boolean).join(" · ") })));
   $("open-example").disabled = info.examples.length === 0;
   $("example-info").textContent = info.examples.length ? "" : "This ruleset has no worked examples.";
   renderLegend(info);
@@ -102,7 +102,7 @@ async function openExample(id) {
   const reply = await api("positions/example", { ruleset: table.ruleset, example: id });
   start(reply);
   const ex = reply.example;
-  const parts = [ex.title];
+  const parts = [[ex.number, ex.title].filter(Boolean).join(" · ")];
   if (ex.moves.length) parts.push(`the move asked: ${ex.moves.join("; ")}`);
   if (ex.verdict) parts.push(`the rulebook's verdict: ${ex.verdict}`);
   $("example-info").textContent = parts.join(" — ");
