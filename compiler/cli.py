@@ -429,10 +429,21 @@ def schema(of: Annotated[SchemaName, typer.Argument(
 
 
 @app.command()
-def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.")] = True
+def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.")] = True,
+          site_url: Annotated[Optional[str], typer.Option(
+              help="Where the site will be published, e.g. https://rules.example.org/ "
+                   "(default: $RULEBOOK_SITE_URL, else http://127.0.0.1:8000/). Canonical "
+                   "links, the sitemap and the PDFs' links use it; the site works on any "
+                   "host either way.")] = None,
           ) -> None:
     """Compile every ruleset, verify every example, write the pages, run `mkdocs build`."""
+    from compiler import links
     from compiler.rulebook.build import BuildError, build_site
+    if site_url is not None:
+        problem = links.site_url_problem(site_url)
+        if problem is not None:
+            _refuse(f"--site-url: {problem}")
+        os.environ[links.SITE_URL_VARIABLE] = site_url
     try:
         build_site(strict=strict, console=out)
     except BuildError as e:
@@ -447,9 +458,11 @@ def serve(port: Annotated[int, typer.Option(
     import tempfile
     import threading
 
+    from compiler import links
     from compiler.rulebook.build import BuildError, build_site, serve_site
     # The pages' "Ask the judge" open the judge started here; its rulings cite the live book.
     os.environ["RULEBOOK_JUDGE_URL"] = f"http://127.0.0.1:{port + 1}/"
+    os.environ.setdefault(links.SITE_URL_VARIABLE, f"http://127.0.0.1:{port}/")
     # Built strictly first (every example checked, warnings fail), into a folder of its own:
     # these pages link to this judge's port, build/site is `rulebook build`'s.
     with tempfile.TemporaryDirectory(prefix="rulebook-serve-") as checked:

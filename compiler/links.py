@@ -7,23 +7,31 @@ point to, so both take their addresses from here.
 from __future__ import annotations
 
 import os
-import re
-from pathlib import Path
 
+# Where the rulebook is published. A build for a host says so (`rulebook build --site-url
+# URL`, or $RULEBOOK_SITE_URL); its canonical links, sitemap, PDF links and the rule links the
+# engine prints all follow. A copy served anywhere else still works: its internal links are
+# relative, and site/overrides/main.html lets the theme's previews find them on any origin.
+SITE_URL_VARIABLE = "RULEBOOK_SITE_URL"
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
 def site_url() -> str:
-    """The rulebook's base URL: $RULEBOOK_URL, else mkdocs.yml's site_url, else local serve."""
-    env = os.environ.get("RULEBOOK_URL")
-    if env:
-        return env.rstrip("/") + "/"
-    config = Path(__file__).resolve().parents[1] / "mkdocs.yml"
-    if config.is_file():
-        m = re.search(r"^site_url:\s*(\S+)", config.read_text(encoding="utf-8"), re.M)
-        if m:
-            return m.group(1).rstrip("/") + "/"
-    return DEFAULT_SITE_URL
+    """The rulebook's base URL: $RULEBOOK_SITE_URL, else where `rulebook serve` shows it."""
+    env = os.environ.get(SITE_URL_VARIABLE, "").strip()
+    return env.rstrip("/") + "/" if env else DEFAULT_SITE_URL
+
+
+def site_url_problem(url: str) -> str | None:
+    """Why `url` cannot be a site's address, in words, or None."""
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return (f"`{url}` is not a web address: write it whole, as "
+                f"https://rules.example.org/ or https://example.org/books/")
+    if parts.query or parts.fragment:
+        return f"`{url}` has a ?query or #fragment: give the address of the site's folder"
+    return None
 
 
 # Where the judge (`rulebook judge`) answers, as the rulebook's pages link to it. A page

@@ -15,6 +15,10 @@ log = logging.getLogger("mkdocs.rulebook")
 
 
 def on_config(config: Any) -> Any:
+    problem = links.site_url_problem(links.site_url())
+    if problem is not None:
+        raise Abort(f"${links.SITE_URL_VARIABLE}: {problem}")
+    config.site_url = links.site_url()
     try:
         nav, summary = generate(Path(config.docs_dir))
     except BuildError as e:
