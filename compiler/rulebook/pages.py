@@ -127,7 +127,12 @@ class RulesetPages:
         return files
 
     def _page(self, name: str, title: str, lines: list[str]) -> Page:
-        head = ["---", f"title: {json.dumps(title)}", "---", ""]
+        """A page of this book. Its title names the book as well (the browser's tab, the
+        header once scrolled, search results, Next and Previous: "Glossary · Family variant"),
+        and `book` and `game` let the template name them in the header and the tab."""
+        named = title if self.label in title else f"{title} · {self.label}"
+        head = ["---", f"title: {json.dumps(named)}", f"book: {json.dumps(self.label)}",
+                f"game: {json.dumps(self.rs.title)}", "---", ""]
         return Page(f"{self.slug}/{name}", title, "\n".join(head + lines).rstrip() + "\n")
 
     # ------------------------------------------------------------ overview
