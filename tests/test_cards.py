@@ -308,7 +308,7 @@ def test_a_card_set_is_a_page_of_the_rulebook_in_place_of_the_tile_catalogue(
     # Each card under its number, drawn, with what it prints and its abilities as read.
     assert "## S.1 Bakery { #card-bakery }" in text
     assert "`bakery` · 2 copies · with food · cost 2 · points 1" in text
-    assert "**This card opens:**\n    - you receive 1 coin." in text
+    assert "**This card opens:**\n\n    - you receive 1 coin." in text
     assert "Another printing of [S.1 Bakery](#card-bakery)." in text
     assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="card-svg"') == 5
     # The example and the ruling that name the bakery are linked from it, and back.

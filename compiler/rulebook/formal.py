@@ -52,7 +52,7 @@ class Formal:
 
     def decl(self, d: Any, rule: m.Rule) -> list[str]:
         handler = getattr(self, f"d_{d.decl}", None)
-        return handler(d, rule) if handler else []
+        return blocks_apart(handler(d, rule)) if handler else []
 
     def source(self, decls: list[Any]) -> list[str]:
         lines: list[str] = []
@@ -380,7 +380,7 @@ class Formal:
             else:
                 out.append(f"**{_capital(title)}:**")
                 out += [f"- {self.en.stmt(s)}." for s in body.body or ()]
-        return out
+        return blocks_apart(out)
 
     def d_audit(self, d: m.AuditDecl, rule: m.Rule) -> list[str]:
         """"**Title.** A breach of 7.3: its words — every … for which …", one line a breach."""
@@ -409,6 +409,25 @@ class Formal:
             if said is not None:
                 return said
         return self.en(e)
+
+
+def blocks_apart(lines: list[str]) -> list[str]:
+    """The lines with a blank line wherever a list meets a paragraph, either way round.
+
+    Markdown runs a list on into the paragraph above it ("**When a tile is laid:**" then
+    "- …" reads as one paragraph) and a paragraph into the list item above it, so a
+    declaration's English is written as lines and spaced here, in one place."""
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].strip() and line.strip() and not line.startswith(" ") \
+                and not out[-1].startswith(" ") and _item(line) != _item(out[-1]):
+            out.append("")
+        out.append(line)
+    return out
+
+
+def _item(line: str) -> bool:
+    return line.startswith(("- ", "* ")) or re.match(r"\d+\. ", line) is not None
 
 
 def _capital(text: str) -> str:
