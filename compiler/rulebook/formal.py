@@ -21,6 +21,11 @@ from compiler.load import REPO_ROOT
 from compiler.rulebook.links import Index
 
 
+# How a formula rendered from the rules begins: a block of its own (`box` shows them above
+# the engine's box, where a reader looks for how a rule scores).
+FORMULA = '<div class="formula">'
+
+
 class Formal:
     def __init__(self, ruleset: m.Ruleset, index: Index) -> None:
         from compiler.rulebook.mathml import MathML
@@ -35,7 +40,8 @@ class Formal:
     # ------------------------------------------------------------------ box
 
     def box(self, rule: m.Rule) -> list[str]:
-        """The collapsible "as the engine reads it" box for a rule, or nothing."""
+        """A rule's formulas, shown where a reader looks for them, then the collapsible "as
+        the engine reads it" box with the rest of its declarations; or nothing."""
         decls = [d for d in rule.decls if not isinstance(d, (m.Look, m.CardLook))]
         if not decls:
             return []
@@ -43,10 +49,13 @@ class Formal:
         for d in decls:
             body += self.decl(d, rule)
             body.append("")
+        formulas = [line for line in body if line.startswith(FORMULA)]
+        body = [line for line in body if not line.startswith(FORMULA)]
         source = self.source(decls)
         if source:
             body += ["```rules", *source, "```", ""]
-        out = ['??? abstract "As the engine reads it"', ""]
+        out = [line for f in formulas for line in (f, "")]
+        out += ['??? abstract "As the engine reads it"', ""]
         out += ["    " + line if line else "" for line in body]
         return out
 
@@ -78,7 +87,7 @@ class Formal:
         return f" ({self.ix.rule_link(rule_id)})"
 
     def formula_lines(self, html: str) -> list[str]:
-        return ["", f'<div class="formula">{html}</div>', ""]
+        return ["", f'{FORMULA}{html}</div>', ""]
 
     # ----------------------------------------------------------- the board
 
