@@ -14,6 +14,8 @@ ARTEFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts" 
 ID = re.compile(r'\sid="([^"]+)"')
 
 
+BLOCK = re.compile(r'<div class="diagrams">\s*(.*?</figure>)\s*(<ul[^>]*class="diagram-key".*?</ul>)?'
+                   r'\s*</div>', re.S)
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 
 
@@ -41,13 +43,17 @@ def test_no_rulebook_page_has_an_id_twice(site: Path) -> None:
 
 
 def test_a_worked_examples_pictures_come_with_their_key(site: Path) -> None:
-    pages = [p.read_text(encoding="utf-8") for p in site.rglob("*.html")]
-    with_pictures = [t for t in pages if 'class="diagrams"' in t]
-    assert with_pictures
-    assert all(t.count('class="diagrams"') == t.count('class="diagram-key"')
-               for t in with_pictures)
-    # A key says what a piece is in words, e.g. "Red's pieces".
-    assert any("&#x27;s pieces</span>" in t or "'s pieces</span>" in t for t in with_pictures)
+    """Every example picture showing a piece, a tile's terrain or a mark has a key under it
+    (a row of cards with no pieces has nothing to explain)."""
+    blocks = [b for p in site.rglob("*.html") for b in
+              BLOCK.findall(p.read_text(encoding="utf-8"))]
+    explained = [(pictures, key) for pictures, key in blocks
+                 if 'class="piece"' in pictures or 'class="mark' in pictures
+                 or 'class="tile"' in pictures and 'class="card' not in pictures]
+    assert len(explained) > 300
+    assert [pictures[:80] for pictures, key in explained if not key] == []
+    # A key says whose colour is whose, in words.
+    assert any("&#x27;s pieces</span>" in key for _, key in explained)
 
 
 @pytest.fixture()

@@ -329,7 +329,7 @@ class RulesetPages:
         shown = [before.state] + ([after.state] if len(figs) > 1 else [])
         key = key_html(board_key(before.game, shown, marks=marks, arrows=arrows, ghost=ghost,
                                  highlight=laid if len(figs) > 1 else ()))
-        return ['<div class="diagrams">' + "".join(figs) + "</div>" + key, ""]
+        return ['<div class="diagrams">' + "".join(figs) + key + "</div>", ""]
 
     def _move_marks(self, res: ExampleResult) -> tuple[list[Any], Any, list[Any], list[Any]]:
         marks: list[Any] = []
