@@ -91,7 +91,7 @@ def test_piece_titles_name_owner_kind_and_site(rules: Rules, deluxe: m.Ruleset) 
     assert any(rules.game.seat_name(piece.owner) in t and site in t for t in titles(root))
 
 
-def test_marks_arrows_and_a_ghost_tile_are_drawn_and_ids_do_not_clash(
+def test_marks_arrows_and_a_ghost_tile_are_drawn_with_no_ids_to_clash(
         rules: Rules, deluxe: m.Ruleset) -> None:
     res = run_example(rules, deluxe.examples[0])
     state = res.before.state
@@ -101,14 +101,54 @@ def test_marks_arrows_and_a_ghost_tile_are_drawn_and_ids_do_not_clash(
                     arrows=[((cell, "space"), (far, "space"))], ghost=("t01", "a", far, 1))
     root = parse(svg)
     assert {c.get("class") for c in root.iter(f"{SVG}circle")} >= {"mark bad", "mark ok"}
-    assert [ln for ln in root.iter(f"{SVG}line") if ln.get("class") == "arrow"]
+    assert groups(root, "arrow")
     assert groups(root, "ghost")
     # The far cell, although empty, is inside the picture and outlined.
     assert [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "empty"]
-    other = board_svg(rules.game, state, arrows=[((cell, "space"), (far, "space"))])
-    ids = [e.get("id") for e in root.iter() if e.get("id")]
-    other_ids = [e.get("id") for e in parse(other).iter() if e.get("id")]
-    assert ids and other_ids and not set(ids) & set(other_ids)
+    # The arrowhead is a polygon, not a marker: the picture has no id, so the same picture
+    # twice on one page clashes with nothing.
+    assert [e.tag for e in root.iter() if e.get("id")] == []
+
+
+def test_a_piece_stands_inside_its_tile_beside_the_feature_it_is_on(
+        rules: Rules, deluxe: m.Ruleset) -> None:
+    from compiler.rulebook.svg import board_key
+    res = max((run_example(rules, e) for e in deluxe.examples),
+              key=lambda r: len(r.before.state.pieces) if r.before is not None else -1)
+    game, state = rules.game, res.before.state
+    root = parse(board_svg(game, state))
+    pieces = groups(root, "piece")
+    assert len(pieces) == sum(len(s) for s in state.stacks_at.values()) > 0
+    tiles = {t.find(f"{SVG}title").text.split(":")[0]: t for t in groups(root, "tile")}
+    for piece in pieces:
+        where = piece.find(f"{SVG}title").text.rsplit(" at ", 1)[1].split(":")[0]
+        outline = [p for p in tiles[where].iter(f"{SVG}polygon") if p.get("fill") == "none"][-1]
+        corners = [tuple(map(float, xy.split(","))) for xy in outline.get("points").split()]
+        shape = list(piece)[1]  # after its <title>
+        x, y = _centre_of(shape)
+        assert _inside(corners, (x, y)), f"{piece.find(f'{SVG}title').text} sticks out"
+    # The key names every piece kind and seat the picture shows, and nothing else.
+    words = [w for _, w in board_key(game, [state])]
+    kinds = {game.title(p.kind) for p in state.pieces.values()}
+    assert {f"{k} (a piece)" for k in kinds} <= set(words)
+    assert not any("ring" in w or "arrow" in w for w in words)
+
+
+def _centre_of(shape: ET.Element) -> tuple[float, float]:
+    if shape.get("cx") is not None:
+        return float(shape.get("cx")), float(shape.get("cy"))
+    if shape.get("width") is not None:
+        return (float(shape.get("x")) + float(shape.get("width")) / 2,
+                float(shape.get("y")) + float(shape.get("height")) / 2)
+    pts = [tuple(map(float, xy.split(","))) for xy in shape.get("points").split()]
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
+def _inside(poly: list[tuple[float, float]], p: tuple[float, float]) -> bool:
+    """Inside a convex polygon: on the same side of every edge."""
+    signs = {(b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) > 0
+             for a, b in zip(poly, poly[1:] + poly[:1])}
+    return len(signs) == 1
 
 
 SQUARE = """

@@ -111,7 +111,7 @@ def describe(ruleset: str) -> dict[str, Any]:
 @functools.lru_cache(maxsize=None)
 def _described(ruleset: str, site: str) -> dict[str, Any]:
     """describe(), made once per ruleset (a card game draws every card: a second)."""
-    from compiler.rulebook.svg import ICON_SHAPES, icon
+    from compiler.rulebook.svg import piece_swatch
     rules = rules_of(ruleset)
     g, rs = rules.game, rules.game.ruleset
     seats = [{"id": s.id, "name": s.name, "colour": g.looks.get(s.id, ("color", "#999999"))[1]}
@@ -124,11 +124,7 @@ def _described(ruleset: str, site: str) -> dict[str, Any]:
             for f in faces]})
     pieces = []
     for k in g.piece_kinds:
-        shape, stroke = g.looks.get(k.id, ("circle", "#ffffff"))
-        shape = shape if shape in ICON_SHAPES else "circle"
-        pieces.append({"kind": k.id, "name": k.title, "svg":
-                       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" '
-                       f'height="24">{icon(shape, (12, 12), 9, "#999999", stroke, width=1.6)}</svg>'})
+        pieces.append({"kind": k.id, "name": k.title, "svg": piece_swatch(g, k.id)})
     resources = [{"id": r.id, "name": r.title, "holders": holders(g, r.id)}
                  for r in g.resources.values()]
     from compiler.rulebook.links import Index

@@ -27,7 +27,8 @@ from compiler.ir.prose import plain
 from compiler.rulebook import history, offline, printed
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
-from compiler.rulebook.svg import board_svg, face_svg, grid_svg, rotations_svg
+from compiler.rulebook.svg import (board_key, board_svg, face_svg, grid_svg, key_html,
+                                   rotations_svg)
 
 NOTATION_WORDS = {
     "card": "a tile id, e.g. `t17`", "face": "a face, e.g. `a`", "cell": "a position, `x,y`",
@@ -330,7 +331,10 @@ class RulesetPages:
                                                            res.ruling.verdict == "LEGAL"):
             figs.append(_figure(board_svg(after.game, after.state, highlight=laid, max_width=420),
                                 f"After: {self._situation(after)}"))
-        return ['<div class="diagrams">' + "".join(figs) + "</div>", ""]
+        shown = [before.state] + ([after.state] if len(figs) > 1 else [])
+        key = key_html(board_key(before.game, shown, marks=marks, arrows=arrows, ghost=ghost,
+                                 highlight=laid if len(figs) > 1 else ()))
+        return ['<div class="diagrams">' + "".join(figs) + key + "</div>", ""]
 
     def _move_marks(self, res: ExampleResult) -> tuple[list[Any], Any, list[Any], list[Any]]:
         marks: list[Any] = []

@@ -13,13 +13,13 @@ color "#d33"`), and the picture follows the face's own description:
 * features and pieces are small icons (`circle`, `square`, `hexagon`...);
   a piece is filled with its owner's seat colour and outlined with its look.
 
-Output is deterministic: the same state draws the same bytes, and ids inside
-a picture are derived from its content, so many pictures can share a page.
+Output is deterministic: the same state draws the same bytes. A picture has no
+`id` inside (an arrowhead is a polygon, not a marker), so any number of pictures,
+the same one twice included, can share a page.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import math
 from collections.abc import Iterable, Sequence
@@ -41,7 +41,6 @@ DEFAULT_FILL = "#2b2f3a"
 OUTLINE = "#10131c"
 TONES = {"ok": "#27ae60", "bad": "#e5383b", "focus": "#2f9bff"}
 HIGHLIGHT = "#ffd166"
-ID_PLACEHOLDER = "@@ID@@"
 
 
 # ------------------------------------------------------------------ geometry
@@ -111,6 +110,18 @@ def icon(shape: str, at: Point, r: float, fill: str, stroke: str, *, width: floa
 
 # ------------------------------------------------------------------ drawing one face
 
+def segment_look(game: Game, kind: str) -> tuple[str, str] | None:
+    """An area kind's own look, else the look of the edge label it crosses."""
+    own = game.looks.get(kind)
+    if own is not None:
+        return own
+    entry = game.kinds.get(kind)
+    for label in (getattr(entry[1], "crosses", []) if entry else []):
+        if game.looks.get(label) is not None:
+            return game.looks.get(label)
+    return None
+
+
 class FaceDrawing:
     """Where things are on one face laid in one cell, and how to draw it."""
 
@@ -131,15 +142,7 @@ class FaceDrawing:
         return self.game.looks.get(name)
 
     def segment_look(self, kind: str) -> tuple[str, str] | None:
-        """An area kind's own look, else the look of the edge label it crosses."""
-        own = self.look(kind)
-        if own is not None:
-            return own
-        entry = self.game.kinds.get(kind)
-        for label in (getattr(entry[1], "crosses", []) if entry else []):
-            if self.look(label) is not None:
-                return self.look(label)
-        return None
+        return segment_look(self.game, kind)
 
     def is_fill(self, kind: str) -> bool:
         lk = self.segment_look(kind)
@@ -261,8 +264,6 @@ def _finish(body: list[str], box: tuple[float, float, float, float], width: floa
     w, h = x1 - x0, y1 - y0
     height = width * h / w if w else width
     inner = "".join(body)
-    digest = hashlib.sha1((title + inner).encode()).hexdigest()[:8]
-    inner = inner.replace(ID_PLACEHOLDER, f"rb{digest}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" role="img" '
             f'viewBox="{_fmt(x0)} {_fmt(y0)} {_fmt(w)} {_fmt(h)}" width="{_fmt(width)}" '
             f'height="{_fmt(height)}"><title>{html.escape(title)}</title>{inner}</svg>')
@@ -395,11 +396,7 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
             return d.sites[name]
         return _centroid(poly(cell))
 
-    body: list[str] = [
-        "<defs>"
-        f'<marker id="{ID_PLACEHOLDER}-arrow" viewBox="0 0 10 10" refX="8" refY="5" '
-        'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
-        f'<path d="M0,0L10,5L0,10z" fill="{TONES["focus"]}"/></marker></defs>']
+    body: list[str] = []
     for cell, d in drawings.items():
         card, face, rot = state.board[cell]
         title = f"{layout.cell_text(cell)}: tile {card}, face {face}, turned {rot}"
@@ -441,7 +438,26 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
                 body.append(f'<circle class="site" data-site="{html.escape(game.format_cell(cell))}'
                             f':{html.escape(str(name))}" cx="{_fmt(p[0])}" cy="{_fmt(p[1])}" '
                             f'r="{_fmt(size * 0.12)}" fill="transparent"/>')
-    body += _pieces(game, state, site_point, size, layout.cell_text, interactive)
+    def piece_point(site: Site, depth: int, r: float) -> Point:
+        """Beside the site's feature, toward the tile's middle, so the feature stays in
+        sight; a stack climbs up and right; never outside the tile."""
+        cell, name = site
+        d = drawings.get(cell)
+        p = site_point(site)
+        if d is None:
+            return (p[0] + depth * r * 0.9, p[1] - depth * r * 0.9)
+        feature = name in d.face.sites and d.face.sites[name].is_feature
+        if feature:
+            to_mid = _dist(p, d.centre)
+            unit = ((d.centre[0] - p[0]) / to_mid, (d.centre[1] - p[1]) / to_mid) \
+                if to_mid > r else (0.7071, -0.7071)
+            p = (p[0] + unit[0] * (d.icon_r + r) * 1.05, p[1] + unit[1] * (d.icon_r + r) * 1.05)
+        p = (p[0] + depth * r * 0.9, p[1] - depth * r * 0.9)
+        room = d.inradius - r * 1.3
+        out = _dist(p, d.centre)
+        return p if out <= room else _mix(d.centre, p, room / out)
+
+    body += _pieces(game, state, piece_point, size, layout.cell_text, interactive)
     body += layout.labels(interactive)
     for site, tone in marks:
         if site is None:
@@ -458,10 +474,7 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
         length = _dist(p, q)
         if length <= 2 * gap:
             continue
-        p2, q2 = _mix(p, q, gap / length), _mix(q, p, gap / length)
-        body.append(f'<line class="arrow" x1="{_fmt(p2[0])}" y1="{_fmt(p2[1])}" '
-                    f'x2="{_fmt(q2[0])}" y2="{_fmt(q2[1])}" stroke="{TONES["focus"]}" '
-                    f'stroke-width="2.5" marker-end="url(#{ID_PLACEHOLDER}-arrow)"/>')
+        body.append(_arrow(_mix(p, q, gap / length), _mix(q, p, gap / length), size * 0.09))
 
     cells = list(drawings) + empties
     if ghost_drawing is not None and ghost is not None:
@@ -477,6 +490,18 @@ def board_svg(game: Game, state: State, *, size: float = 70, max_width: float = 
         "Boards of " + ", ".join(game.seat_name(p) for p in range(state.players)) + \
         f", with {counted(len(drawings), 'tile')} in all"
     return _finish(body, box, width, title, "board-svg")
+
+
+def _arrow(start: Point, end: Point, head: float) -> str:
+    """A line with its head drawn as a polygon, not an SVG marker: a marker needs an id,
+    and ids repeat when one page shows the same picture twice."""
+    back = _mix(end, start, head / _dist(start, end))
+    dx, dy = end[0] - back[0], end[1] - back[1]
+    wings = [(back[0] - dy * 0.6, back[1] + dx * 0.6), (back[0] + dy * 0.6, back[1] - dx * 0.6)]
+    return (f'<g class="arrow"><line x1="{_fmt(start[0])}" y1="{_fmt(start[1])}" '
+            f'x2="{_fmt(back[0])}" y2="{_fmt(back[1])}" stroke="{TONES["focus"]}" '
+            f'stroke-width="2.5"/><polygon points="{_pts([end, *wings])}" '
+            f'fill="{TONES["focus"]}"/></g>')
 
 
 def _card_layers(game: Game, state: State, cell: Cell, d: FaceDrawing, size: float
@@ -554,15 +579,14 @@ class _Layout:
         return out
 
 
-def _pieces(game: Game, state: State, site_point: Any, size: float,
+def _pieces(game: Game, state: State, piece_point: Any, size: float,
             cell_text: Any = None, interactive: bool = False) -> list[str]:
-    """Pieces, a stack drawn bottom first, each a little up and right of the last."""
+    """Pieces, a stack drawn bottom first; `piece_point(site, depth, r)` says where."""
     out: list[str] = []
     r = size * 0.085
     index = 0  # a piece's place in the position file's `pieces`, listed in this same order
     for site, stack in sorted(state.stacks_at.items(),
                               key=lambda kv: (kv[0][0][1], kv[0][0][0], kv[0][1])):
-        base = site_point(site)
         for depth, pid in enumerate(stack):
             piece = state.pieces.get(pid)
             if piece is None:
@@ -570,7 +594,7 @@ def _pieces(game: Game, state: State, site_point: Any, size: float,
             lk = game.looks.get(piece.kind, ("circle", "#ffffff"))
             seat = game.seat_id(piece.owner)
             colour = game.looks.get(seat, ("color", "#999999"))[1]
-            at = (base[0] + depth * r * 0.9 + r * 0.5, base[1] - depth * r * 0.9 - r * 0.5)
+            at = piece_point(site, depth, r)
             shape = lk[0] if lk[0] in ICON_SHAPES else "circle"
             title = (f"{game.seat_name(piece.owner)}'s {game.title(piece.kind)} at "
                      f"{(cell_text or game.lattice.format_cell)(site[0])}:{site[1]}")
@@ -579,3 +603,98 @@ def _pieces(game: Game, state: State, site_point: Any, size: float,
             out.append(f'<g class="piece"{target}><title>{html.escape(title)}</title>'
                        f'{icon(shape, at, r, colour, lk[1], width=1.6)}</g>')
     return out
+
+
+# ------------------------------------------------------------------ the key
+
+def swatch(body: str, size: int = 24) -> str:
+    """A small picture for a key: `body` drawn in a 24×24 box."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="{size}" '
+            f'height="{size}" aria-hidden="true">{body}</svg>')
+
+
+def piece_swatch(game: Game, kind: str, colour: str = "#999999") -> str:
+    """A piece kind as the pictures draw it (one home: the judge's legend uses it too)."""
+    shape, stroke = game.looks.get(kind, ("circle", "#ffffff"))
+    return swatch(icon(shape if shape in ICON_SHAPES else "circle", (12, 12), 9, colour,
+                       stroke, width=1.6))
+
+
+MARK_WORDS = {
+    "ok": "green ring: a place where this is allowed",
+    "bad": "red ring: a place where this is not allowed",
+    "focus": "blue ring: the place this example is about",
+}
+
+
+def board_key(game: Game, states: Iterable[State], *, marks: Iterable[tuple[Site, str]] = (),
+              arrows: Iterable[Any] = (), highlight: Iterable[Cell] = (),
+              ghost: Any = None, empty_cells: Iterable[Cell] = ()) -> list[tuple[str, str]]:
+    """What the marks in these pictures mean, as (small picture, words): only the
+    terrain, features, pieces, seats and marks the pictures actually show."""
+    terrain: dict[str, str] = {}
+    features: dict[str, str] = {}
+    pieces: dict[str, None] = {}
+    seats: dict[int, None] = {}
+    for state in states:
+        for card, face, _ in state.board.values():
+            if (card, face) not in game.catalogue.faces:
+                continue
+            info = game.catalogue.face(card, face)
+            for seg in info.segments:
+                lk = segment_look(game, seg.kind)
+                if lk is not None and lk[0] in FILL_SHAPES | {"line"}:
+                    terrain.setdefault(seg.kind, lk[0] + " " + lk[1])
+            for site in info.sites.values():
+                lk = game.looks.get(site.kind)
+                if site.is_feature and lk is not None and lk[0] != "band":
+                    features.setdefault(site.kind, lk[0] + " " + lk[1])
+        for piece in state.pieces.values():
+            if any(piece.id in stack for stack in state.stacks_at.values()):
+                pieces[piece.kind] = None
+                seats[piece.owner] = None
+    out: list[tuple[str, str]] = []
+    for kind, look in terrain.items():
+        shape, colour = look.split(" ", 1)
+        body = (f'<rect x="2" y="5" width="20" height="14" rx="2" fill="{colour}" '
+                f'stroke="{OUTLINE}"/>' if shape == "fill" else
+                f'<line x1="2" y1="12" x2="22" y2="12" stroke="{colour}" stroke-width="4" '
+                'stroke-linecap="round"/>')
+        out.append((swatch(body), game.title(kind)))
+    for kind, look in features.items():
+        shape, colour = look.split(" ", 1)
+        out.append((swatch(icon(shape if shape in ICON_SHAPES else "circle", (12, 12), 8,
+                                colour, OUTLINE)), game.title(kind)))
+    for kind in pieces:
+        out.append((piece_swatch(game, kind), f"{game.title(kind)} (a piece)"))
+    for seat in sorted(seats):
+        colour = game.looks.get(game.seat_id(seat), ("color", "#999999"))[1]
+        out.append((swatch(f'<circle cx="12" cy="12" r="9" fill="{colour}" stroke="{OUTLINE}"/>'),
+                    f"{game.seat_name(seat)}'s pieces"))
+    tones = list(dict.fromkeys(tone for site, tone in marks if site is not None))
+    for tone in tones:
+        out.append((swatch(f'<circle cx="12" cy="12" r="8" fill="none" '
+                           f'stroke="{TONES.get(tone, TONES["focus"])}" stroke-width="2.5"/>'),
+                    MARK_WORDS.get(tone, MARK_WORDS["focus"])))
+    if any(a is not None and b is not None for a, b in arrows):
+        out.append((swatch(_arrow((2, 12), (22, 12), 7)), "arrow: a piece moves from here to there"))
+    if any(c is not None for c in highlight):
+        out.append((swatch(f'<rect x="3" y="3" width="18" height="18" fill="none" '
+                           f'stroke="{HIGHLIGHT}" stroke-width="3"/>'),
+                    "yellow outline: the tile just laid"))
+    if ghost is not None and all(v is not None for v in ghost):
+        out.append((swatch(f'<rect x="3" y="3" width="18" height="18" fill="none" '
+                           f'stroke="{TONES["bad"]}" stroke-width="2.5" stroke-dasharray="4 3"/>'),
+                    "faded, red dashed outline: the tile someone tried to lay"))
+    if list(empty_cells):
+        out.append((swatch('<rect x="3" y="3" width="18" height="18" fill="none" stroke="#888" '
+                           'stroke-dasharray="4 3"/>'), "dashed outline: an empty place"))
+    return out
+
+
+def key_html(items: Sequence[tuple[str, str]]) -> str:
+    """The key as a list under the pictures it explains."""
+    if not items:
+        return ""
+    rows = "".join(f'<li>{pic}<span>{html.escape(words)}</span></li>' for pic, words in items)
+    return f'<ul class="diagram-key" aria-label="Key to the pictures">{rows}</ul>'
