@@ -33,8 +33,6 @@ def test_no_picture_brings_an_id_that_could_clash_on_its_page(site: Path) -> Non
 def test_no_rulebook_page_has_an_id_twice(site: Path) -> None:
     clashes = {}
     for page in site.rglob("*.html"):
-        if page.parent.name == "print":  # the one-page print edition: see printed.py
-            continue
         twice = [i for i, n in Counter(ID.findall(page.read_text(encoding="utf-8"))).items()
                  if n > 1]
         if twice:

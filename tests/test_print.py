@@ -32,9 +32,11 @@ def test_the_one_page_has_every_rule_ruling_and_term_in_the_books_order(deluxe: 
     rules_on_page = [x for x in _heading_ids(text) if x in {urls.anchor(r) for r in expected}]
     assert rules_on_page == [urls.anchor(r) for r in expected]
     for ruling in deluxe.rulings:
-        assert f"{ruling.number} {ruling.title} {{ #{urls.anchor(ruling.id)} }}" in text
+        assert f"{ruling.number} {ruling.title} {{ #ruling-{urls.anchor(ruling.id)} }}" in text
     for term in deluxe.terms:
-        assert f"{{ #{urls.anchor(term.id)} }}" in text
+        assert f"{{ #term-{urls.anchor(term.id)} }}" in text
+    ids = _heading_ids(text)
+    assert len(ids) == len(set(ids))  # a term or ruling may share a rule's id: never its anchor
     assert "As the engine reads it" not in text  # the engine's boxes stay on the chapter pages
 
 

@@ -96,6 +96,12 @@ class Index:
         """Where one of the book's generated pages is (`rulings`, `glossary`, `examples`...)."""
         return f"{self.prefix}{name}.md"
 
+    def ruling_anchor(self, ruling_id: str) -> str:
+        return urls.anchor(ruling_id)
+
+    def term_anchor(self, term_id: str) -> str:
+        return urls.anchor(term_id)
+
     def page_of_rule(self, rule_id: str) -> str:
         if rule_id in self.card_pages:
             return f"{self.prefix}{self.card_pages[rule_id]}.md"
@@ -123,12 +129,12 @@ class Index:
     def ruling_link(self, ruling_id: str, label: str | None = None) -> str:
         r = self.rulings[ruling_id]
         title = html.escape(r.title, quote=True)
-        return f'[{label or "ruling " + r.number}]({self.page_of("rulings")}#{urls.anchor(ruling_id)} "{title}")'
+        return f'[{label or "ruling " + r.number}]({self.page_of("rulings")}#{self.ruling_anchor(ruling_id)} "{title}")'
 
     def term_link(self, term_id: str, label: str | None = None) -> str:
         t = self.terms[term_id]
         tip = html.escape(plain(t.text), quote=True).replace("\n", " ")
-        return f'[{label or t.title}]({self.page_of("glossary")}#{urls.anchor(term_id)} "{tip}")'
+        return f'[{label or t.title}]({self.page_of("glossary")}#{self.term_anchor(term_id)} "{tip}")'
 
     def chapter_link(self, chapter_id: str, label: str | None = None) -> str:
         ch = self.chapters[chapter_id]

@@ -42,6 +42,13 @@ class OnePageIndex(Index):
     def page_of_rule(self, rule_id: str) -> str:
         return super().page_of_rule(rule_id) if rule_id in self.card_pages else ""
 
+    # Rules, rulings and terms share the one page, and a term may have a rule's id.
+    def ruling_anchor(self, ruling_id: str) -> str:
+        return "ruling-" + urls.anchor(ruling_id)
+
+    def term_anchor(self, term_id: str) -> str:
+        return "term-" + urls.anchor(term_id)
+
     def example_target(self, ex_id: str) -> str:
         home = self.example_home.get(ex_id)
         page = Index.page_of_rule(self, home) if home else self.page_of("examples")
@@ -89,7 +96,7 @@ def body(rs: m.Ruleset, heading: int = 2) -> list[str]:
         lines += [f"{'#' * heading} Rulings {{ #rulings }}", ""]
         for ruling in rs.rulings:
             lines += [f"{'#' * (heading + 1)} {ruling.number} {ruling.title} "
-                      f"{{ #{urls.anchor(ruling.id)} }}", ""]
+                      f"{{ #{ix.ruling_anchor(ruling.id)} }}", ""]
             if ruling.question:
                 lines += [f"**Question.** {ix.prose(ruling.question)}", ""]
             lines += [f"**Ruling.** {ix.prose(ruling.text)}", ""]
@@ -99,7 +106,7 @@ def body(rs: m.Ruleset, heading: int = 2) -> list[str]:
         lines += [f"{'#' * heading} Glossary {{ #glossary }}", ""]
         for t in sorted(rs.terms, key=lambda t: t.title.lower()):
             lines += [f"{'#' * (heading + 1)} {t.title[:1].upper() + t.title[1:]} "
-                      f"{{ #{urls.anchor(t.id)} }}", ""]
+                      f"{{ #{ix.term_anchor(t.id)} }}", ""]
             if t.text:
                 lines += [ix.prose(t.text), ""]
     return lines
