@@ -308,7 +308,7 @@ class English:
         if node.ref == "builtin" or node.id in ("closer", "it"):
             return self.value_words(node)
         if node.ref == "order":
-            return f"the players in the {self.v.orders.get(node.id, node.id.replace('_', ' '))}"
+            return f"the players in {the(self.v.orders.get(node.id, node.id.replace('_', ' ')))}"
         return node.id.replace("_", " ")
 
     def value_words(self, node: n.Name) -> str:

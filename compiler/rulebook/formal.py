@@ -232,7 +232,7 @@ class Formal:
                       if isinstance(o, m.OrderDecl) and o.id == d.order), None)
         if order is None:
             return "each player in turn, in seat order from the active player: "
-        return f"each player in turn, in the {order.title} ({self._order_words(order)}): "
+        return f"each player in turn, in {the(order.title)} ({self._order_words(order)}): "
 
     def _order_words(self, d: m.OrderDecl) -> str:
         """"most points, then most coins, then seat order from you"."""

@@ -22,6 +22,7 @@ from compiler.engine.records import TAGS
 from compiler.engine.position import Position, Rules, split_moves
 from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
+from compiler.ir.english import counted
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
 from compiler.rulebook import history, offline, printed
@@ -167,15 +168,18 @@ class RulesetPages:
             for r in ch.rules:
                 lines.append(f"    - {self.ix.rule_link(r.id, r.number + ' ' + r.title)}")
         lines += ["", "## Also in this rulebook", "",
-                  f"- [Rulings](rulings.md): the {len(rs.rulings)} places where the printed "
-                  f"rules left a question, and how we settle it.",
+                  f"- [Rulings](rulings.md): the {counted(len(rs.rulings), 'place')} where the "
+                  f"printed rules left a question, and how we settle it.",
                   "- [Glossary](glossary.md): every term, with a short definition.",
-                  f"- [Worked examples](examples.md): {len(rs.examples)} examples, each one played "
+                  f"- [Worked examples](examples.md): {counted(len(rs.examples), 'example')}, each "
+                  f"one played "
                   f"against the engine when this book was built.",
-                  *([f"- [Tile catalogue](catalogue.md): all {len(rs.tiles())} tiles, both faces."]
+                  *([f"- [Tile catalogue](catalogue.md): "
+                    f"{'all ' if len(rs.tiles()) > 1 else ''}{counted(len(rs.tiles()), 'tile')}, "
+                    "both faces."]
                     if rs.tiles() or not rs.cardsets else []),
-                  *[f"- [{cs.title}]({urls.cardset_page(cs.id)}.md): {len(cs.cards)} "
-                    f"card{'' if len(cs.cards) == 1 else 's'}, each drawn, numbered and read as "
+                  *[f"- [{cs.title}]({urls.cardset_page(cs.id)}.md): "
+                    f"{counted(len(cs.cards), 'card')}, each drawn, numbered and read as "
                     "the engine reads it." for cs in rs.cardsets],
                   "- [Positions and records](formats.md): how to describe a table or a whole game "
                   "to the engine, and ask it for a ruling."]

@@ -1,0 +1,102 @@
+"""Every page of the built rulebook reads as English a player would write.
+
+Prose is generated from the IR, so a slip in a generator shows on many pages at
+once: a Python value spoken aloud ("has rolled None"), a plural after one ("Board
+with 1 tiles"), a list run into the sentence that leads into it. These tests read
+the text a reader sees — code, formulas and drawings aside — on every page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
+
+_NOT_PROSE = {"script", "style", "code", "pre", "math", "svg", "kbd"}
+
+
+class _Prose(HTMLParser):
+    """The words of a page's article, without code, formulas and drawings."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.words: list[str] = []
+        self._article = 0
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._article += tag == "article"
+        self._skip += tag in _NOT_PROSE
+
+    def handle_endtag(self, tag: str) -> None:
+        self._article -= tag == "article"
+        self._skip -= tag in _NOT_PROSE
+
+    def handle_data(self, data: str) -> None:
+        if self._article and not self._skip:
+            self.words.append(data)
+
+
+def prose(page: Path) -> str:
+    reader = _Prose()
+    reader.feed(page.read_text(encoding="utf-8"))
+    return re.sub(r"\s+", " ", " ".join(reader.words))
+
+
+@pytest.fixture(scope="module")
+def pages(site: Path) -> dict[str, str]:
+    return {str(p.relative_to(site)): prose(p) for p in sorted(site.rglob("*.html"))}
+
+
+def where(pages: dict[str, str], pattern: str) -> dict[str, list[str]]:
+    """Each page where `pattern` is found, with the words around it."""
+    found: dict[str, list[str]] = defaultdict(list)
+    for name, text in pages.items():
+        for hit in re.finditer(pattern, text):
+            found[name].append(text[max(0, hit.start() - 50):hit.end() + 30])
+    return dict(found)
+
+
+def test_no_page_speaks_a_python_value(pages: dict[str, str]) -> None:
+    """'The nebula has rolled None' is a generator's slip; a reader wants 'not rolled'."""
+    assert len(pages) > 300
+    assert where(pages, r"\b(?:None|True|False)\b") == {}
+
+
+def _singular(plural: str) -> str:
+    return plural[:-3] + "y" if plural.endswith("ies") else plural[:-1]
+
+
+def test_one_of_a_thing_is_singular(pages: dict[str, str]) -> None:
+    """'Board with 1 tiles', 'Worked examples: 1 examples' are wrong. A word the rulebook
+    counts ("2 tiles") and also says one of ("a tile") is a noun, and one of it is singular."""
+    everything = " ".join(pages.values())
+    nouns = {w for w in re.findall(r"\b(?:[2-9]|\d\d+) ([a-z]+s)\b", everything)
+             if re.search(rf"\b(?:a|an|one|each|every) {_singular(w)}\b", everything)}
+    assert {"tiles", "points", "examples", "cards"} <= nouns
+    plural_after_one = r"(?<![\d.,+−-])\b1 (" + "|".join(sorted(nouns)) + r")\b"
+    assert where(pages, plural_after_one) == {}
+
+
+def test_lists_are_lists_not_run_on_paragraphs(site: Path) -> None:
+    """A lead-in line ending in ':' and then '- item' lines must become a list; without a
+    blank line before them Markdown runs them into the paragraph ('…card: - t brings …')."""
+    run_on = re.compile(r"<p>(?:(?!</p>).)*\n[-*] ", re.S)
+    pages = [str(p.relative_to(site)) for p in site.rglob("*.html")
+             if run_on.search(p.read_text(encoding="utf-8"))]
+    assert pages == []
+    boxes = sum(p.read_text(encoding="utf-8").count("As the engine reads it")
+                for p in site.rglob("*.html"))
+    assert boxes > 300
+
+
+def test_no_word_is_said_twice_by_a_generator(pages: dict[str, str]) -> None:
+    """'in the the order of play', 'a reroll token token': a title that brings its own article
+    or noun, said after the generator's. Colours and notation placeholders may repeat
+    ('red red' is a seat's colour and name), so only these words are checked."""
+    assert where(pages, r"\b(the|a|an|token|tokens|of|in)\s+\1\b") == {}
