@@ -56,17 +56,26 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
 
 
+@contextmanager
+def files_served(root: Path) -> Iterator[str]:
+    """The folder `root` served as plain files on a free local port, as any web host would
+    serve it; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join(5)
+        server.server_close()
+
+
 @pytest.fixture(scope="module")
 def static_site(site: Path) -> Iterator[str]:
     """The built site served as plain files, as any web host would serve it."""
-    handler = partial(_Quiet, directory=str(site))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    thread.join(5)
-    server.server_close()
+    with files_served(site) as url:
+        yield url
 
 
 class _Quiet(SimpleHTTPRequestHandler):

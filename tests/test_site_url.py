@@ -4,10 +4,7 @@ than the site was built for."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ from typer.testing import CliRunner
 
 from compiler import links
 from compiler.cli import app
+from tests.conftest import files_served
 
 
 def test_the_site_url_comes_from_the_build_setting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,18 +41,8 @@ def elsewhere(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     tree, on another port: http://127.0.0.1:PORT/books/."""
     root = tmp_path_factory.mktemp("host")
     (root / "books").symlink_to(site, target_is_directory=True)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/books/"
-    server.shutdown()
-    thread.join(5)
-    server.server_close()
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
+    with files_served(root) as url:
+        yield url + "books/"
 
 
 @pytest.mark.xdist_group("rulebook")
