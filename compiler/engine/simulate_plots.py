@@ -59,7 +59,7 @@ def _win_rates(summary: SimulationSummary, sides: list[RulesetFigures], path: Pa
     ax.set_ylabel("win rate (ties shared), 95 % interval")
     ax.set_ylim(0, 1)
     ax.set_title(_title(summary, "Wins by seat"), fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper right")
     return _save(fig, path)
 
 
@@ -84,7 +84,7 @@ def _scores(summary: SimulationSummary, sides: list[RulesetFigures], path: Path)
         ax.set_xlabel("final score", fontsize=8)
         ax.set_ylabel("games", fontsize=8)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes[0][0].legend(fontsize=7)
+    axes[0][0].legend(fontsize=7, loc="upper right")
     fig.suptitle(_title(summary, "Scores"), fontsize=10)
     return _save(fig, path)
 
@@ -102,7 +102,7 @@ def _lengths(summary: SimulationSummary, sides: list[RulesetFigures], path: Path
         ax.set_xlabel(what, fontsize=8)
         ax.set_ylabel("games", fontsize=8)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    left.legend(fontsize=7)
+    left.legend(fontsize=7, loc="upper right")
     fig.suptitle(_title(summary, "Length and margin"), fontsize=10)
     return _save(fig, path)
 
