@@ -140,6 +140,15 @@ class Index:
         ch = self.chapters[chapter_id]
         return f"[{label or ch.number + '. ' + ch.title}]({self.prefix}{chapter_id.replace('_', '-')}.md)"
 
+    def ruling_lines(self, ruling: m.Ruling) -> list[str]:
+        """A ruling's question, its answer and its reason, as the rulings page and the book
+        on one page both say them."""
+        lines = [f"**Question.** {self.prose(ruling.question)}", ""] if ruling.question else []
+        lines += [f"**Ruling.** {self.prose(ruling.text)}", ""]
+        if ruling.reason:
+            lines += [f"**Why.** {self.prose(ruling.reason)}", ""]
+        return lines
+
     # ------------------------------------------------------------------ prose
 
     def prose(self, text: str) -> str:

@@ -574,11 +574,7 @@ class RulesetPages:
                  "settle link here, and the engine plays by them.", ""]
         for r in self.rs.rulings:
             lines += [f"## {r.number} {r.title} {{ #{urls.anchor(r.id)} }}", ""]
-            if r.question:
-                lines += [f"**Question.** {self.ix.prose(r.question)}", ""]
-            lines += [f"**Ruling.** {self.ix.prose(r.text)}", ""]
-            if r.reason:
-                lines += [f"**Why.** {self.ix.prose(r.reason)}", ""]
+            lines += self.ix.ruling_lines(r)
             if r.settles:
                 lines += ["**Settles:** " + ", ".join(
                     self.ix.rule_link(x, f"{self.ix.rules[x].number} {self.ix.rules[x].title}")

@@ -97,11 +97,7 @@ def body(rs: m.Ruleset, heading: int = 2) -> list[str]:
         for ruling in rs.rulings:
             lines += [f"{'#' * (heading + 1)} {ruling.number} {ruling.title} "
                       f"{{ #{ix.ruling_anchor(ruling.id)} }}", ""]
-            if ruling.question:
-                lines += [f"**Question.** {ix.prose(ruling.question)}", ""]
-            lines += [f"**Ruling.** {ix.prose(ruling.text)}", ""]
-            if ruling.reason:
-                lines += [f"**Why.** {ix.prose(ruling.reason)}", ""]
+            lines += ix.ruling_lines(ruling)
     if rs.terms:
         lines += [f"{'#' * heading} Glossary {{ #glossary }}", ""]
         for t in sorted(rs.terms, key=lambda t: t.title.lower()):
