@@ -14,6 +14,7 @@ but the Python packages it installs.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from functools import cache
 from pathlib import Path
 
@@ -125,6 +126,7 @@ def page_lines(rs: m.Ruleset) -> list[str]:
 # The Markdown extensions the body uses; the same ones the site's mkdocs.yml turns on.
 _EXTENSIONS = ["attr_list", "md_in_html", "tables"]
 _FONT = "DejaVu"
+_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)  # the PDF's date: same rules, same file
 
 
 @cache
@@ -142,14 +144,15 @@ def pdf(rs: m.Ruleset) -> bytes:
 
     import fpdf
     url = urls.site_url()
+    text = "\n".join(body(rs, heading=1))
     said = "\n".join([fpdf.__version__, url, rs.title, rs.subtitle or "", rs.version,
-                      rs.player_counts, rs.source or "", *body(rs, heading=1),
+                      rs.player_counts, rs.source or "", text,
                       Path(__file__).read_text(encoding="utf-8")])
     key = hashlib.sha256(said.encode("utf-8")).hexdigest()[:32]
     cached = REPO_ROOT / "build" / ".cache" / "pdf" / f"{key}.pdf"
     if cached.is_file():
         return cached.read_bytes()
-    data = pdf_bytes(rs, url)
+    data = _laid_out(rs, url, text)
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_bytes(data)
     return data
@@ -160,17 +163,20 @@ def pdf_bytes(rs: m.Ruleset, site_url: str) -> bytes:
 
     Links between rules stay inside the PDF; links to pages the PDF does not hold
     (worked examples, cards) lead to the site at `site_url`."""
+    return _laid_out(rs, site_url, "\n".join(body(rs, heading=1)))
+
+
+def _laid_out(rs: m.Ruleset, site_url: str, text: str) -> bytes:
+    """`text`, the book's `body` at heading level 1, laid out as the PDF."""
     from fpdf import FPDF
     from fpdf.fonts import FontFace
-    _Anchored = _anchored()
 
     book = rs.subtitle or rs.title
-    text = "\n".join(body(rs, heading=1))
     html = markdown.markdown(text, extensions=_EXTENSIONS)
     html = _for_pdf(html, site_url + urls.slug(rs.id) + "/")
 
     class Book(FPDF):
-        HTML2FPDF_CLASS = _Anchored
+        HTML2FPDF_CLASS = _anchored()
 
         def footer(self) -> None:
             self.set_y(-12)
@@ -182,7 +188,7 @@ def pdf_bytes(rs: m.Ruleset, site_url: str) -> bytes:
     pdf = Book(format="A4")
     pdf.set_title(f"{rs.title}: {book}")
     pdf.set_creator("rulebook")
-    pdf.set_creation_date(_EPOCH)  # the same rules make the same file
+    pdf.set_creation_date(_EPOCH)
     fonts = _font_dir()
     pdf.add_font(_FONT, "", fonts / "DejaVuSans.ttf")
     pdf.add_font(_FONT, "B", fonts / "DejaVuSans-Bold.ttf")
@@ -222,6 +228,7 @@ def pdf_bytes(rs: m.Ruleset, site_url: str) -> bytes:
     return bytes(pdf.output())
 
 
+@cache
 def _anchored() -> type:
     """fpdf2's HTML reader, which also makes every `id` a place a link can lead to."""
     from fpdf.html import HTML2FPDF
@@ -249,11 +256,3 @@ def _for_pdf(html: str, book_url: str) -> str:
     html = re.sub(r' title="[^"]*"', "", html)
     # fpdf2 justifies table cells unless told otherwise; narrow cells then gape.
     return re.sub(r"<(td|th)>", r'<\1 align="left">', html)
-
-
-def _epoch() -> object:
-    from datetime import datetime, timezone
-    return datetime(2000, 1, 1, tzinfo=timezone.utc)
-
-
-_EPOCH = _epoch()
