@@ -115,8 +115,8 @@ def _said(err: dict) -> str:
     place = ", ".join(where) or "the file"
     if err["type"] == "extra_forbidden":
         key = err["loc"][-1]
-        close = did_you_mean(str(key), ["number", "date", "summary", "change", "text", "rules",
-                                        "rulings", "version"])
+        close = did_you_mean(str(key), [*Changelog.model_fields, *m.VersionNote.model_fields,
+                                        *m.VersionChange.model_fields])
         return f"{place}: unknown key `{key}`" + (f"; {close}" if close else "")
     if err["type"] == "missing":
         return f"{place}: missing; every version needs a `number` and a `date`, every change a `text`"
