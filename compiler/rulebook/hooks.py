@@ -10,7 +10,7 @@ from typing import Any
 from mkdocs.exceptions import Abort
 
 from compiler import links
-from compiler.rulebook import printed
+from compiler.rulebook import navigation, printed
 from compiler.rulebook.build import BuildError, generate
 
 log = logging.getLogger("mkdocs.rulebook")
@@ -51,3 +51,9 @@ def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     if links.JUDGE_MARKER in html:
         html = html.replace(links.JUDGE_MARKER, links.judge_root(page.url))
     return _UNSEARCHED.sub(r"<\1 data-search-exclude", html)
+
+
+def on_page_context(context: dict[str, Any], page: Any, config: Any, nav: Any) -> dict[str, Any]:
+    """Write into the page only the navigation its reader can use (navigation.py)."""
+    context["nav"] = navigation.pruned(nav)
+    return context
