@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from compiler.diagnostics import CompileError, Repeats
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
 from compiler.numbering import code_clashes
+from compiler.rulebook.search import BookSearch
 from compiler.variants import inherited_example_hint
 
 KEEP = ("assets", "overrides", "guides", "README.md", "sw.js")
@@ -25,8 +27,17 @@ class BuildError(Exception):
     """The rulebook cannot be built; the message says why."""
 
 
-def generate(docs: Path) -> tuple[list[Any], str]:
-    """Write every generated page into `docs`; return the navigation and a summary line."""
+@dataclass(frozen=True)
+class Generated:
+    """What mkdocs needs from `generate` besides the pages it wrote."""
+    nav: list[Any]
+    summary: str
+    search: dict[str, BookSearch]  # each book's folder → what its search finds beyond headings
+
+
+def generate(docs: Path) -> Generated:
+    """Write every generated page into `docs`; return the navigation, a summary line and
+    what each book's search finds besides its headings."""
     from compiler.engine.position import Rules
     from compiler.engine.random_play import random_game
     from compiler.engine.records import write_record
@@ -104,7 +115,8 @@ def generate(docs: Path) -> tuple[list[Any], str]:
     _sync(docs, written)
     summary = (f"{len(books)} ruleset(s), {examples} worked examples verified against the engine, "
                f"{len(pages)} pages")
-    return nav, summary
+    return Generated(nav, summary,
+                     {b.slug: BookSearch(b.label, b.search_entries()) for b in books})
 
 
 def _sync(docs: Path, files: dict[str, str | bytes]) -> None:

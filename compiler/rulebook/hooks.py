@@ -10,7 +10,7 @@ from typing import Any
 from mkdocs.exceptions import Abort
 
 from compiler import links
-from compiler.rulebook import navigation, printed
+from compiler.rulebook import navigation, printed, search
 from compiler.rulebook.build import BuildError, generate
 
 log = logging.getLogger("mkdocs.rulebook")
@@ -21,14 +21,26 @@ def on_config(config: Any) -> Any:
     if problem is not None:
         raise Abort(f"${links.SITE_URL_VARIABLE}: {problem}")
     config.site_url = links.site_url()
+    global _search
     try:
-        nav, summary = generate(Path(config.docs_dir))
+        made = generate(Path(config.docs_dir))
     except BuildError as e:
         raise Abort(f"The rulebook cannot be built:\n{e}") from None
-    config.nav = nav
-    config.extra["summary"] = summary + "; "
-    log.info(summary)
+    config.nav = made.nav
+    config.extra["summary"] = made.summary + "; "
+    _search = made.search
+    log.info(made.summary)
     return config
+
+
+# Each book's search entries beyond its headings, from this build's `generate`, for
+# on_post_build (the search plugin writes the site's index first).
+_search: dict[str, search.BookSearch] = {}
+
+
+def on_post_build(config: Any) -> None:
+    """Give each book its own search index (search.py)."""
+    search.split(Path(config.site_dir), _search)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -40,9 +52,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 # What a reader searching the rules does not want in a result: the engine's reading of a
-# rule, a diagram's labels and code listings, which the prose around them already names.
+# rule, a diagram's labels and code listings, which the prose around them already names, and
+# the lines of links under a rule or atop an example ("Referenced by: §7.3", "✓ Verified").
 # Material's search plugin skips any element carrying data-search-exclude.
-_UNSEARCHED = re.compile(r'<(details class="abstract"|svg|pre)(?=[\s>])')
+_UNSEARCHED = re.compile(
+    r'<(details class="abstract"|svg|pre|div class="rule-meta"|span class="verified")(?=[\s>])')
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:

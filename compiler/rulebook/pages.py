@@ -120,6 +120,17 @@ class RulesetPages:
         entries.append({"On one page, to print": f"{self.slug}/{printed.PAGE}"})
         return [{title: entries}]
 
+    def search_entries(self) -> list[dict[str, str]]:
+        """What this book's search finds besides its headings (search.py): each worked example,
+        by its id and title, where it is shown."""
+        out = []
+        for ex in self.rs.examples:
+            page, anchor = self.ix.example_target(ex.id).split("#", 1)
+            where = page.removesuffix(".md").removesuffix("index")
+            out.append({"location": f"{self.slug}/{where}/#{anchor}".replace("//", "/"),
+                        "title": f"{ex.number} · {ex.title}", "text": plain(ex.text)})
+        return out
+
     def extra_files(self) -> dict[str, str | bytes]:
         files: dict[str, str | bytes] = {
             f"{self.slug}/position.schema.json": json.dumps(position_schema(), indent=2),

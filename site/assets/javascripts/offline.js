@@ -25,8 +25,8 @@
         status.textContent = `Keeping: ${kept} of ${pages.length}…`;
       }
       // What every page needs besides itself (styles, scripts, the sitemap instant navigation
-      // reads, search): fetched before this worker controlled the page, so kept here.
-      for (const url of assets()) {
+      // reads, the book's search index): fetched before this worker controlled the page, so kept here.
+      for (const url of assets(listed)) {
         try {
           const reply = await fetch(url);
           if (reply.ok) await cache.put(url, reply);
@@ -41,11 +41,12 @@
     button.disabled = false;
   }
 
-  function assets() {
+  function assets(listed) {
     const urls = [...document.querySelectorAll("link[rel=stylesheet][href], link[rel=icon][href]")]
       .map((e) => e.href)
       .concat([...document.querySelectorAll("script[src]")].map((e) => e.src))
-      .concat(["sitemap.xml", "search/search_index.json"].map((u) => new URL(u, root).href));
+      .concat(["sitemap.xml", "search/search_index.json"].map((u) => new URL(u, root).href))
+      .concat([new URL("search_index.json", listed).href]);  // the book's own (book-search.js)
     const config = document.getElementById("__config");
     if (config) {
       const search = JSON.parse(config.textContent).search;
