@@ -10,7 +10,8 @@ import pytest
 pytestmark = pytest.mark.xdist_group("rulebook")
 
 PAGES = ["trian-deluxe/end/", "trian-deluxe/areas/", "trian-new-order/end/",
-         "trian-conquest/end/", "among-the-stars/end/"]
+         "trian-conquest/end/", "among-the-stars/end/",
+         "trian-new-order/quick-reference/", "among-the-stars/quick-reference/"]
 
 
 def test_every_formula_stands_outside_the_engines_box(site: Path) -> None:

@@ -208,6 +208,10 @@ class Formal:
 
     def d_step(self, d: m.StepDecl, rule: m.Rule) -> list[str]:
         number = self.steps.index(d) + 1 if d in self.steps else "?"
+        return [f"**Step {number}, {d.title}:** {self.step_words(d)}."]
+
+    def step_words(self, d: m.StepDecl) -> str:
+        """What a step lets its player do: "you must take one of: draw a tile, …"."""
         acts = [self.vocab.actions.get(a, a) for a in d.actions]
         what = {
             "must_one": "you must take one of: ",
@@ -220,11 +224,11 @@ class Formal:
                    "chosen: " + what
         elif d.who == "each":
             what = self._each(d) + what
-        text = f"**Step {number}, {d.title}:** {what}" + (", ".join(acts) if acts else "")
+        text = what + (", ".join(acts) if acts else "")
         if d.also:
             text += "; and, as often as needed: " + ", ".join(
                 self.vocab.actions.get(a, a) for a in d.also)
-        return [text + "."]
+        return text
 
     def _each(self, d: m.StepDecl) -> str:
         """"each player in turn, in the order of play (…): " before what the step allows."""
@@ -331,19 +335,37 @@ class Formal:
         return out
 
     def _formulas(self, s: Any, lets: dict[str, Any]) -> list[str]:
-        """A formula block for every `give` of a computed amount inside `s`.
+        """A formula block for every `give` of a computed amount inside `s`."""
+        return [line for _, html in self._gives(s, lets) for line in self.formula_lines(html)]
+
+    def _gives(self, s: Any, lets: dict[str, Any]) -> list[tuple[n.Give, str]]:
+        """Every `give` of a computed amount inside `s`, with its formula.
 
         `let` values seen so far are substituted, so a formula reads in full.
         """
         if isinstance(s, n.Give) and not isinstance(s.amount, n.Number):
-            return self.formula_lines(self.math.give(s, lets=lets) or "")
-        found: list[str] = []
+            return [(s, self.math.give(s, lets=lets) or "")]
+        found: list[tuple[n.Give, str]] = []
         inner = dict(lets)
         for attr in ("body", "then", "otherwise"):
             for x in getattr(s, attr, []) or []:
-                found += self._formulas(x, inner)
+                found += self._gives(x, inner)
                 if isinstance(x, n.Let):
                     inner[x.name] = x.value
+        return found
+
+    def computed_gives(self, rule: m.Rule) -> list[tuple[n.Give, str]]:
+        """Each amount the rule gives by a formula (points, minerals…), with the formula: what
+        the quick reference lists."""
+        found: list[tuple[n.Give, str]] = []
+        for d in rule.decls:
+            body = getattr(d, "effects", None) if isinstance(d, m.Action) else \
+                getattr(d, "body", None) if isinstance(d, (m.Trigger, m.Effect)) else None
+            lets: dict[str, Any] = {}
+            for x in body or []:
+                found += self._gives(x, lets)
+                if isinstance(x, n.Let):
+                    lets[x.name] = x.value
         return found
 
     def d_define(self, d: m.Define, rule: m.Rule) -> list[str]:

@@ -25,7 +25,7 @@ from compiler.ir import model as m
 from compiler.ir.english import counted
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
-from compiler.rulebook import history, offline, printed
+from compiler.rulebook import history, offline, printed, quickref
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import (board_key, board_svg, face_svg, grid_svg, key_html,
@@ -83,7 +83,9 @@ class RulesetPages:
     # ------------------------------------------------------------- all pages
 
     def pages(self) -> list[Page]:
-        out = [self.index_page()]
+        out = [self.index_page(),
+               self._page(quickref.PAGE, quickref.TITLE,
+                          quickref.page_lines(self.rs, self.ix, self.formal))]
         out += [self.chapter_page(ch) for ch in self.rs.chapters]
         # A game of cards lists its card sets where a game of tiles lists its tiles.
         tiles = [self.catalogue_page()] if self.rs.tiles() or not self.rs.cardsets else []
@@ -101,7 +103,8 @@ class RulesetPages:
 
     def nav(self) -> list[Any]:
         title = self.rs.subtitle or self.rs.id
-        entries: list[Any] = [{"Overview": f"{self.slug}/index.md"}]
+        entries: list[Any] = [{"Overview": f"{self.slug}/index.md"},
+                              {quickref.TITLE: f"{self.slug}/{quickref.PAGE}"}]
         if self.base is not None:
             entries.append({"What changes": f"{self.slug}/changes.md"})
         entries += [{f"{ch.number}. {ch.title}": f"{self.slug}/{ch.id.replace('_', '-')}.md"}
@@ -179,6 +182,8 @@ class RulesetPages:
             for r in ch.rules:
                 lines.append(f"    - {self.ix.rule_link(r.id, r.number + ' ' + r.title)}")
         lines += ["", "## Also in this rulebook", "",
+                  f"- [{quickref.TITLE}]({quickref.PAGE}): the turn, every action and every "
+                  f"formula, on one page to keep open at the table.",
                   f"- [Rulings](rulings.md): the {counted(len(rs.rulings), 'place')} where the "
                   f"printed rules left a question, and how we settle it.",
                   "- [Glossary](glossary.md): every term, with a short definition.",
