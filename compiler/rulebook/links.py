@@ -9,6 +9,7 @@ rules that refer to it.
 from __future__ import annotations
 
 import html
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -30,7 +31,12 @@ class Index:
     rulings: dict[str, m.Ruling] = field(default_factory=dict)
     examples: dict[str, m.Example] = field(default_factory=dict)
     referenced_by: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-    term_uses: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    # Where each term is used, in reading order: ("rule", id) (a card is cited like a rule),
+    # ("chapter", id), ("ruling", id), ("example", id).
+    term_uses: dict[str, list[tuple[str, str]]] = field(
+        default_factory=lambda: defaultdict(list))
+    # Each term's names (title, plural, other names) as one whole-word pattern.
+    term_words: dict[str, re.Pattern[str]] = field(default_factory=dict)
     rulings_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     examples_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     example_home: dict[str, str] = field(default_factory=dict)  # example -> rule it is shown under
@@ -62,22 +68,33 @@ class Index:
         if rs.cardsets and not rs.tiles():
             ix.catalogue = (urls.cardset_page(rs.cardsets[0].id), rs.cardsets[0].title)
         ix.terms = {t.id: t for t in rs.terms}
+        ix.term_words = {t.id: re.compile(r"\b(" + "|".join(
+            re.escape(w) for w in sorted({t.title, t.plural or t.title + "s", *t.also},
+                                         key=len, reverse=True)) + r")\b", re.IGNORECASE)
+            for t in rs.terms}
         ix.rulings = {r.id: r for r in rs.rulings}
         ix.examples = {e.id: e for e in rs.examples}
+        for ch in rs.chapters:
+            ix._uses_terms("chapter", ch.id, ch.text, ch.title)
         for r in rs.all_rules():
             for ref in prose_refs(r.text):
                 if ref.kind == "rule" and ref.target != r.id:
                     ix._refer(ref.target, r.id)
-                elif ref.kind == "term":
-                    if r.id not in ix.term_uses[ref.target]:
-                        ix.term_uses[ref.target].append(r.id)
+            ix._uses_terms("rule", r.id, r.text, r.title)
             for d in r.decls:
                 for cited in _citations(d):
                     if cited != r.id:
                         ix._refer(cited, r.id)
+        for cs in rs.cardsets:
+            for card in cs.cards:
+                ix._uses_terms("rule", citation_id(cs.id, card.id), card.text, card.title)
         for ruling in rs.rulings:
             for rid in ruling.settles:
                 ix.rulings_of[rid].append(ruling.id)
+            ix._uses_terms("ruling", ruling.id,
+                           " ".join((ruling.question, ruling.text, ruling.reason)), ruling.title)
+        for ex in rs.examples:
+            ix._uses_terms("example", ex.id, ex.text, ex.title)
         for ex in rs.examples:
             for rid in ex.illustrates:
                 ix.examples_of[rid].append(ex.id)
@@ -85,6 +102,15 @@ class Index:
             if home is not None:  # shown under the first rule it illustrates (a card page shows none)
                 ix.example_home[ex.id] = home
         return ix
+
+    def _uses_terms(self, kind: str, ident: str, text: str, title: str = "") -> None:
+        """Note where terms are used: linked from the text, or named in the title (a ruling
+        titled "Exmitters and developed emissaries" is about exmitters even unlinked)."""
+        used = [ref.target for ref in prose_refs(text) if ref.kind == "term"]
+        used += [t for t, said in self.term_words.items() if said.search(title)]
+        for term in used:
+            if (kind, ident) not in self.term_uses[term]:
+                self.term_uses[term].append((kind, ident))
 
     def _refer(self, target: str, source: str) -> None:
         if source not in self.referenced_by[target]:
@@ -139,6 +165,21 @@ class Index:
     def chapter_link(self, chapter_id: str, label: str | None = None) -> str:
         ch = self.chapters[chapter_id]
         return f"[{label or ch.number + '. ' + ch.title}]({self.prefix}{chapter_id.replace('_', '-')}.md)"
+
+    def term_uses_said(self, term_id: str) -> str:
+        """Where a term is used, by kind, each place once: "§2.4, §7.1; cards: §L.3; rulings:
+        TD-R3; examples: TD-E5" (the glossary's "Used in", the A–Z index's entries)."""
+        uses = self.term_uses.get(term_id, [])
+        rules = [u for k, u in uses if k == "rule" and u not in self.card_pages]
+        cards = [u for k, u in uses if k == "rule" and u in self.card_pages]
+        groups = [("", [self.rule_link(u) for u in rules]),
+                  ("chapters: ", [self.chapter_link(u, f"§{self.chapters[u].number}")
+                                  for k, u in uses if k == "chapter"]),
+                  ("cards: ", [self.rule_link(u) for u in cards]),
+                  ("rulings: ", [self.ruling_link(u, self.rulings[u].number)
+                                 for k, u in uses if k == "ruling"]),
+                  ("examples: ", [self.example_link(u) for k, u in uses if k == "example"])]
+        return "; ".join(head + ", ".join(links) for head, links in groups if links)
 
     def ruling_lines(self, ruling: m.Ruling) -> list[str]:
         """A ruling's question, its answer and its reason, as the rulings page and the book

@@ -25,7 +25,7 @@ from compiler.ir import model as m
 from compiler.ir.english import counted
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
-from compiler.rulebook import history, offline, printed, quickref
+from compiler.rulebook import a_to_z, history, offline, printed, quickref
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import (board_key, board_svg, face_svg, grid_svg, key_html,
@@ -89,7 +89,9 @@ class RulesetPages:
         out += [self.chapter_page(ch) for ch in self.rs.chapters]
         # A game of cards lists its card sets where a game of tiles lists its tiles.
         tiles = [self.catalogue_page()] if self.rs.tiles() or not self.rs.cardsets else []
-        out += [self.rulings_page(), self.glossary_page(), self.examples_page(),
+        out += [self.rulings_page(), self.glossary_page(),
+                self._page(a_to_z.PAGE, a_to_z.TITLE, a_to_z.page_lines(self.rs, self.ix)),
+                self.examples_page(),
                 *tiles, *[self.cards_page(cs) for cs in self.rs.cardsets],
                 self.formats_page()]
         if self.base is not None:
@@ -111,6 +113,7 @@ class RulesetPages:
                     for ch in self.rs.chapters]
         entries += [{"Rulings": f"{self.slug}/rulings.md"},
                     {"Glossary": f"{self.slug}/glossary.md"},
+                    {a_to_z.TITLE: f"{self.slug}/{a_to_z.PAGE}"},
                     {"Worked examples": f"{self.slug}/examples.md"}]
         # A game of cards lists its card sets where a game of tiles lists its tiles.
         if self.rs.tiles() or not self.rs.cardsets:
@@ -187,6 +190,8 @@ class RulesetPages:
                   f"- [Rulings](rulings.md): the {counted(len(rs.rulings), 'place')} where the "
                   f"printed rules left a question, and how we settle it.",
                   "- [Glossary](glossary.md): every term, with a short definition.",
+                  f"- [{a_to_z.TITLE}]({a_to_z.PAGE}): every term, rule, card and ruling, by "
+                  f"its name.",
                   f"- [Worked examples](examples.md): {counted(len(rs.examples), 'example')}, each "
                   f"one played "
                   f"against the engine when this book was built.",
@@ -612,9 +617,8 @@ class RulesetPages:
                 extra.append("also: " + ", ".join(f"*{a}*" for a in t.also))
             if extra:
                 lines += ["(" + "; ".join(extra) + ")", ""]
-            uses = self.ix.term_uses.get(t.id, [])
-            if uses:
-                lines += ["Used in " + ", ".join(self.ix.rule_link(u) for u in uses) + ".", ""]
+            uses = self.ix.term_uses_said(t.id)
+            lines += [f"Used in {uses}.", ""] if uses else []
         return self._page("glossary.md", "Glossary", lines)
 
     # ------------------------------------------------------------ examples
