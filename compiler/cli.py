@@ -589,7 +589,9 @@ def draw(ruleset: str, position: Annotated[str, typer.Argument(
         output.write_bytes(data)
     except OSError as e:
         _fail(_os_problem(output, e))
-    out.print(f"{output}: the board, {len(pos.state.board)} tiles, {len(pos.state.pieces)} pieces")
+    pieces = len(pos.state.pieces)
+    out.print(f"{output}: {_laid_summary(pos.game, pos.state)}, "
+              f"{pieces} piece{'s' if pieces != 1 else ''}")
 
 
 @app.command("position")

@@ -99,4 +99,18 @@ def test_no_word_is_said_twice_by_a_generator(pages: dict[str, str]) -> None:
     """'in the the order of play', 'a reroll token token': a title that brings its own article
     or noun, said after the generator's. Colours and notation placeholders may repeat
     ('red red' is a seat's colour and name), so only these words are checked."""
-    assert where(pages, r"\b(the|a|an|token|tokens|of|in)\s+\1\b") == {}
+    assert where(pages, r"\b(the|a|an|token|tokens|of|in|moves|minerals|credits|points|tiles"
+                        r"|cards)\s+\1\b") == {}
+
+
+def test_what_an_example_checked_is_said_in_words(pages: dict[str, str]) -> None:
+    """'Checked: zone_size ✓' named the expectation by its keyword; a reader wants 'Red’s
+    hand holds 3 cards ✓'. Only code may show an identifier."""
+    assert where(pages, r"Checked:[^✓]*\b[a-z]+_[a-z_]+\b[^✓]*✓") == {}
+    assert where(pages, r"Checked:.*\bYellow’s hand holds 6 cards ✓") != {}
+
+
+def test_a_cards_printed_properties_are_said_in_words(pages: dict[str, str]) -> None:
+    """'cost 1 · energy_cost 1' was the card's data; its kind says 'needs 1 energy crystal'."""
+    assert where(pages, r"\benergy_cost\b(?! \()") == {}
+    assert where(pages, r"needs 1 energy crystal\b") != {}

@@ -339,3 +339,15 @@ def test_a_choice_with_nothing_legal_left_is_said_to_lapse() -> None:
     granted = said.index("K'Haarquar may now mine with a Rogue")
     assert said[granted + 1] == ("K'Haarquar’s choice to mine with a Rogue lapses, as nothing "
                                  "legal is left to choose")
+
+
+@pytest.mark.parametrize(("title", "said", "reads"), [
+    ("deal {n} cards to {p}", {"n": "3", "p": "Red"}, "deal 3 cards to Red"),
+    ("deal {n} cards to {p}", {"n": "cards", "p": "Red"}, "deal cards to Red"),
+    ("in at most {n} moves", {"n": "how far b moves"}, "in at most how far b moves"),
+    ("{x} and {y}", {"x": "1"}, "1 and {y}"),
+])
+def test_a_title_said_with_its_values_never_says_a_word_twice(title: str, said: dict[str, str],
+                                                              reads: str) -> None:
+    from compiler.ir.prose import fill
+    assert fill(title, said) == reads

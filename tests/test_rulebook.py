@@ -80,7 +80,7 @@ def test_the_position_schema_is_published(site: Path, deluxe: m.Ruleset) -> None
 
 
 def test_search_indexes_rule_text(site: Path) -> None:
-    index = json.loads((site / "search" / "search_index.json").read_text())
+    index = json.loads((site / "trian-deluxe" / "search_index.json").read_text())
     assert any("Nebulas" in doc.get("title", "") for doc in index["docs"])
     config = (Path(__file__).parents[1] / "mkdocs.yml").read_text()
     for feature in ("search.suggest", "search.highlight", "search.share",

@@ -14,6 +14,7 @@ from typing import Any
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
+from compiler.ir.prose import fill
 from compiler.library import ATTRIBUTES, LIBRARY
 
 
@@ -581,9 +582,7 @@ class English:
         if node.defined:
             d = self.v.defines.get(node.func)
             if d is not None and d.title:
-                text = title or d.title
-                for p, a in zip(d.params, args):
-                    text = text.replace("{" + p + "}", self(a))
+                text = fill(title or d.title, {p: self(a) for p, a in zip(d.params, args)})
                 if text.startswith("you "):
                     text = agree("you", text[4:])
                 mine = re.fullmatch(r"the (.+) of you", text)
@@ -701,10 +700,7 @@ class English:
         """An ability of a card, in the words of its title ("the effect of t")."""
         d = self.v.abilities.get(name)
         if d is not None and d.title:
-            text = d.title
-            for (p, _), a in zip(d.params, args):
-                text = text.replace("{" + p + "}", self(a))
-            return text
+            return fill(d.title, {p: self(a) for (p, _), a in zip(d.params, args)})
         rest = f" for {', '.join(self(a) for a in args[1:])}" if len(args) > 1 else ""
         return f"the {name.replace('_', ' ')} of {self(args[0])}{rest}" if args else name
 
@@ -713,10 +709,7 @@ class English:
             return self._ability(s.effect, s.args)
         d = self.v.effects.get(s.effect)
         if d is not None and d.title:
-            text = d.title
-            for p, a in zip(d.params, s.args):
-                text = text.replace("{" + p + "}", self(a))
-            return text
+            return fill(d.title, {p: self(a) for p, a in zip(d.params, s.args)})
         return f"{s.effect.replace('_', ' ')}({', '.join(self(a) for a in s.args)})"
 
     def s_grant_each(self, s: n.GrantEach) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Literal
 
 REF = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
@@ -57,3 +58,22 @@ def prose_refs(text: str) -> list[ProseRef]:
 def plain(text: str) -> str:
     """The prose with references replaced by their words (for search snippets, tooltips)."""
     return REF.sub(lambda m: (m.group(2) or m.group(1).split(":")[-1]).replace("_", " "), text)
+
+
+_SLOT = re.compile(r"\{(\w+)\}(\s+([\w’']+))?")
+
+
+def fill(title: str, said: Mapping[str, str]) -> str:
+    """A title with its `{placeholders}` said: "deal {n} cards to {p}", n = "3" → "deal 3 cards
+    to p". A value that ends in the word the title says next is not followed by it again:
+    n = "cards" gives "deal cards to p", not "deal cards cards"; a placeholder with nothing
+    to say stays as written."""
+    def one(slot: re.Match[str]) -> str:
+        value = said.get(slot.group(1))
+        if value is None:
+            return slot.group(0)
+        after, word = slot.group(2) or "", slot.group(3)
+        if word and value.split()[-1:] == [word]:
+            return value
+        return value + after
+    return _SLOT.sub(one, title)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from compiler.ir import nodes as n
+from compiler.ir.prose import fill
 from compiler.kernel.boards import board_of
 from compiler.kernel.tiles import (FaceInfo, Unreached, cut_vertex, distance, hop, mismatches,
                                    placements, unreached, walk, walk_segments)
@@ -46,7 +47,7 @@ def _frozen(env: Env, items: Any) -> frozenset[Any]:
 
 
 def _moves(count: str) -> str:
-    return "in one move" if count == "1" else f"in at most {count} moves"
+    return "in one move" if count == "1" else fill("in at most {n} moves", {"n": count})
 
 
 # ------------------------------------------------------------------ values

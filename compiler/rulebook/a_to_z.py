@@ -1,7 +1,7 @@
 """A book's A–Z index: every topic a reader might look up, in alphabetical order.
 
 The glossary's terms, each with every place that uses it; every rule, card and ruling by its
-title. A reader who remembers a word ("teleport") and not a chapter finds it under its
+title. A reader who remembers a word ("shuffle") and not a chapter finds it under its
 letter; the letters at the top jump there, which a phone needs on a long page.
 """
 
@@ -22,7 +22,7 @@ _ARTICLE = re.compile(r"^(a|an|the)\s+", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Entry:
-    heading: str   # as the reader looks it up: "Teleporting an emissary"
+    heading: str   # as the reader looks it up: "Shuffling the deck"
     said: str      # the Markdown after it: links to where it is
 
     @property

@@ -355,7 +355,7 @@ class Formal:
         return found
 
     def computed_gives(self, rule: m.Rule) -> list[tuple[n.Give, str]]:
-        """Each amount the rule gives by a formula (points, minerals…), with the formula: what
+        """Each amount the rule gives by a formula (points, coins…), with the formula: what
         the quick reference lists."""
         found: list[tuple[n.Give, str]] = []
         for d in rule.decls:

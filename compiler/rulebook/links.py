@@ -105,7 +105,7 @@ class Index:
 
     def _uses_terms(self, kind: str, ident: str, text: str, title: str = "") -> None:
         """Note where terms are used: linked from the text, or named in the title (a ruling
-        titled "Exmitters and developed emissaries" is about exmitters even unlinked)."""
+        titled "Pawns on a river" is about pawns even unlinked)."""
         used = [ref.target for ref in prose_refs(text) if ref.kind == "term"]
         used += [t for t, said in self.term_words.items() if said.search(title)]
         for term in used:

@@ -47,6 +47,7 @@ from pydantic import BaseModel
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import English, Vocabulary, article
+from compiler.ir.prose import fill
 from compiler.library import ATTRIBUTES, LIBRARY
 from compiler.library.base import KernelAttribute
 
@@ -169,8 +170,7 @@ class MathML:
         with self._scope([d.expr], None):
             if d.title:
                 text = re.sub(r"^the\s+", "", d.title, flags=re.IGNORECASE)
-                for p in d.params:
-                    text = text.replace("{" + p + "}", self._names.get(p, p.replace("_", " ")))
+                text = fill(text, {p: self._names.get(p, p.replace("_", " ")) for p in d.params})
                 lhs = [_mtext(self._link(d.id, esc(text)))]
             else:
                 params = ", ".join(self._names.get(p, p) for p in d.params)
@@ -271,8 +271,7 @@ class MathML:
             tail = re.search(_TAIL % re.escape(p), text)
             if tail and self._word(a) is not None:
                 text = text[:tail.start()]
-        for p, a in zip(d.params, call.args):
-            text = text.replace("{" + p + "}", self.en(a))
+        text = fill(text, {p: self.en(a) for p, a in zip(d.params, call.args)})
         return self._link(call.func, esc(text))
 
     def _owner(self, node: Any) -> str:

@@ -22,7 +22,7 @@ from compiler.engine.records import TAGS
 from compiler.engine.position import Position, Rules, split_moves
 from compiler.engine.scenario import ExampleResult
 from compiler.ir import model as m
-from compiler.ir.english import counted
+from compiler.ir.english import counted, negate
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
 from compiler.rulebook import a_to_z, history, offline, printed, quickref
@@ -296,6 +296,21 @@ class RulesetPages:
             return []
         return ['<div class="rule-meta" markdown>', " · ".join(parts), "</div>", ""]
 
+    def _property_words(self, card: Any, name: str, value: int | bool | str) -> str:
+        """A printed property in its kind's words ("needs 1 energy crystal"), else by its
+        name ("energy cost 1")."""
+        info = self.game.cards.cards[card.id]
+        phrase = next((p.phrase for k in (info.kind, *sorted(info.kinds - {info.kind}))
+                       if k in self.game.cards.kinds
+                       for p in self.game.cards.kinds[k].properties
+                       if p.name == name and p.phrase), None)
+        if phrase is None:
+            shown = str(value).lower() if isinstance(value, bool) else value
+            return f"{name.replace('_', ' ')} {shown}"
+        if "{value}" in phrase:
+            return self.game.fill(phrase, value)
+        return phrase if value is True else negate(phrase)
+
     # ------------------------------------------------------------ examples
 
     def example_block(self, res: ExampleResult) -> list[str]:
@@ -471,7 +486,24 @@ class RulesetPages:
         if f.fact == "step":
             step = next((s.title for s in g.steps if s.id == a[0]), a[0])
             return f"the game waits in step “{step}”"
-        if f.fact in ("card", "no_card", "value"):
+        if f.fact == "no_breach":
+            return "no check of the whole table finds a breach"
+        if f.fact == "breach":
+            # The target is a rule an audit cites, an audit, or AUDIT.RULE.
+            target = str(a[0])
+            audits = {d.id: d for d in self.rs.all_decls() if isinstance(d, m.AuditDecl)}
+            head, _, rest = target.partition(".")
+            if target in self.ix.rules:
+                named = self.ix.rule_link(target)
+            elif target in audits:
+                named = f"the check “{audits[target].title}”"
+            elif head in audits and rest in self.ix.rules:
+                named = f"{self.ix.rule_link(rest)} (the check “{audits[head].title}”)"
+            else:
+                named = f"`{target}`"
+            return f"a breach of {named}" + (f" at `{a[1]}`" if a[1] is not None else "")
+        if f.fact in ("card", "no_card", "value", "zone", "zone_size", "game", "round",
+                      "waiting"):
             from compiler.rulebook.fact_words import checked
             return checked(g, f, seat)
         return f.fact
@@ -688,8 +720,7 @@ class RulesetPages:
             facts = [f"`{card.id}`", f"{card.copies} cop{'y' if card.copies == 1 else 'ies'}"]
             if card.features:
                 facts.append("with " + ", ".join(card.features))
-            facts += [f"{k} {str(v).lower() if isinstance(v, bool) else v}"
-                      for k, v in card.props.items()]
+            facts += [self._property_words(card, k, v) for k, v in card.props.items()]
             lines += [" · ".join(facts), ""]
             if card.like is not None and card.like in self.game.cards.cards:
                 original = self.game.cards.cards[card.like]

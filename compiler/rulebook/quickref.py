@@ -1,7 +1,7 @@
 """A book's quick reference: one page to keep open at the table.
 
 The turn step by step, every action with what it needs, and every amount the rules compute
-(points, minerals, credits), each formula drawn as the rule's own page draws it and linked to
+(points, coins, cards), each formula drawn as the rule's own page draws it and linked to
 that rule. Everything here is read from the same declarations the engine plays, so it cannot
 drift from the rules it summarises.
 """

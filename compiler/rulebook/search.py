@@ -1,16 +1,16 @@
 """Search, one book at a time.
 
 The theme's search plugin writes one index for the whole site. With a dozen books that
-share most of their rules, a reader of one book searching "nebula" got the same rule once
+share most of their rules, a reader of one book searching "lake" got the same rule once
 per book, and the index grew past what a phone should download to look up one word. After
 the build, the index is split: each book gets its own, next to its pages, holding its pages
 and its worked examples (which are not headings, so the plugin never saw them); the site's
 index keeps the pages that belong to no book and each book's front page.
 `assets/javascripts/book-search.js` hands the theme the index of the book being read.
 
-Rule numbers and ids need nothing more: a rule's heading starts with its number ("6.2
-Touching the galaxy"), a ruling's with its id ("TD-R5 …"), and an example's entry here with
-its id, so typing "6.2", "R5" or "TD-E36" puts that entry first, and Enter opens it.
+A rule's heading starts with its number ("6.2 Scoring lakes"), a ruling's with its id
+("BG-R5 …"), and an example's entry here with its id, so typing "6.2", "R5" or "BG-E36"
+finds it, and book-search.js offers it first ("Go to …") for Enter to open.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class BookSearch:
 def split(site: Path, books: dict[str, BookSearch]) -> None:
     """Write each book's index (`books` by folder) and keep in the site's index only what
     belongs to no book, and each book's front page, named with its book: from the home page,
-    "nebula" finds each book that has nebulas, and says which."""
+    "lake" finds each book that has lakes, and says which."""
     whole = json.loads((site / INDEX).read_text(encoding="utf-8"))
     own: dict[str, list[dict[str, Any]]] = {slug: [] for slug in books}
     rest: list[dict[str, Any]] = []
