@@ -7,6 +7,10 @@ point to, so both take their addresses from here.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compiler.ir import model as m
 
 # Where the rulebook is published. A build for a host says so (`rulebook build --site-url
 # URL`, or $RULEBOOK_SITE_URL); its canonical links, sitemap, PDF links and the rule links the
@@ -73,12 +77,29 @@ def page(ruleset_id: str, name: str) -> str:
     return f"{slug(ruleset_id)}/{name}/"
 
 
-def rule_path(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
-    return f"{chapter_page(ruleset_id, chapter_id)}#{anchor(rule_id)}"
+def rule_pages(rs: m.Ruleset) -> dict[str, str]:
+    """The page each rule is on, by its name in the book's folder: its chapter's ("setup"),
+    or in a chapter with a page per rule, its top-level rule's ("skills-arcana", rule
+    `skills.arcana` and every rule inside it)."""
+    pages: dict[str, str] = {}
+    for ch in rs.chapters:
+        for top in ch.rules:
+            page = anchor(top.id) if ch.page_per_rule else ch.id.replace("_", "-")
+            stack = [top]
+            while stack:
+                r = stack.pop()
+                pages[r.id] = page
+                stack.extend(r.rules)
+    return pages
 
 
-def rule_url(ruleset_id: str, chapter_id: str, rule_id: str) -> str:
-    return site_url() + rule_path(ruleset_id, chapter_id, rule_id)
+def rule_path(ruleset_id: str, page_name: str, rule_id: str) -> str:
+    """A rule's address, relative to the site root, from the page it is on (`rule_pages`)."""
+    return f"{page(ruleset_id, page_name)}#{anchor(rule_id)}"
+
+
+def rule_url(ruleset_id: str, page_name: str, rule_id: str) -> str:
+    return site_url() + rule_path(ruleset_id, page_name, rule_id)
 
 
 def cardset_page(cardset: str) -> str:

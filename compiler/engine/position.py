@@ -66,13 +66,7 @@ class Rules:
         self.notation = Notation(self.game)
         self.english = English(Vocabulary.of(ruleset))
         self._citations: dict[str, RuleCitation] = {}
-        self.chapter_of: dict[str, str] = {}
-        for ch in ruleset.chapters:
-            stack = list(ch.rules)
-            while stack:
-                r = stack.pop()
-                self.chapter_of[r.id] = ch.id
-                stack.extend(r.rules)
+        self.page_of = links.rule_pages(ruleset)  # where each rule is in the rulebook
 
     def cite(self, rule_id: str | None) -> RuleCitation | None:
         if rule_id is not None and rule_id in self.game.cards.by_citation:
@@ -86,7 +80,7 @@ class Rules:
             r = self.game.rules[rule_id]
             found = self._citations[rule_id] = RuleCitation(
                 id=r.id, number=r.number, title=r.title,
-                url=links.rule_url(self.ruleset.id, self.chapter_of[r.id], r.id))
+                url=links.rule_url(self.ruleset.id, self.page_of[r.id], r.id))
         return found  # frozen: shared, never copied
 
     def effect(self, c: Consequence) -> Effect:

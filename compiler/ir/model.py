@@ -428,6 +428,8 @@ class Chapter(Node):
     number: str = ""
     rules: list[Rule] = []
     decls: list[Declaration] = []
+    # The rulebook gives each of its rules a page of its own (compiler/links.py rule_pages).
+    page_per_rule: bool = False
 
 
 class Term(Node):

@@ -198,8 +198,12 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     def chapter(self, meta: Meta, c: list[Any]) -> m.Chapter:
         text, rules, decls = self._body(c[2:])
+        paged = any(isinstance(i, _Tagged) and i.tag == "page_per_rule" for i in c[2:])
         return m.Chapter(id=str(c[0]), title=unquote(c[1]), text=text, rules=rules,
-                         decls=decls, loc=self._loc(meta))
+                         decls=decls, page_per_rule=paged, loc=self._loc(meta))
+
+    def page_per_rule(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("page_per_rule", True)
 
     def rule(self, meta: Meta, c: list[Any]) -> m.Rule:
         rid = c[0]

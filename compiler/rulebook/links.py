@@ -24,7 +24,7 @@ class Index:
     """Where every rule, term, ruling and example lives, and who refers to whom."""
 
     ruleset: m.Ruleset
-    chapter_of: dict[str, str] = field(default_factory=dict)
+    page_of_rules: dict[str, str] = field(default_factory=dict)  # compiler/links.py rule_pages
     rules: dict[str, m.Rule] = field(default_factory=dict)
     chapters: dict[str, m.Chapter] = field(default_factory=dict)
     terms: dict[str, m.Term] = field(default_factory=dict)
@@ -58,8 +58,8 @@ class Index:
             while stack:
                 r = stack.pop()
                 ix.rules[r.id] = r
-                ix.chapter_of[r.id] = ch.id
                 stack.extend(r.rules)
+        ix.page_of_rules = urls.rule_pages(rs)
         for cs in rs.cardsets:
             for card in cs.cards:
                 cited = citation_id(cs.id, card.id)
@@ -131,7 +131,7 @@ class Index:
     def page_of_rule(self, rule_id: str) -> str:
         if rule_id in self.card_pages:
             return f"{self.prefix}{self.card_pages[rule_id]}.md"
-        return f"{self.prefix}{self.chapter_of[rule_id].replace('_', '-')}.md"
+        return f"{self.prefix}{self.page_of_rules[rule_id]}.md"
 
     def rule_link(self, rule_id: str, label: str | None = None) -> str:
         r = self.rules[rule_id]

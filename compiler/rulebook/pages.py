@@ -86,7 +86,7 @@ class RulesetPages:
         out = [self.index_page(),
                self._page(quickref.PAGE, quickref.TITLE,
                           quickref.page_lines(self.rs, self.ix, self.formal))]
-        out += [self.chapter_page(ch) for ch in self.rs.chapters]
+        out += [page for ch in self.rs.chapters for page in self.chapter_pages(ch)]
         # A game of cards lists its card sets where a game of tiles lists its tiles.
         tiles = [self.catalogue_page()] if self.rs.tiles() or not self.rs.cardsets else []
         out += [self.rulings_page(), self.glossary_page(),
@@ -109,8 +109,14 @@ class RulesetPages:
                               {quickref.TITLE: f"{self.slug}/{quickref.PAGE}"}]
         if self.base is not None:
             entries.append({"What changes": f"{self.slug}/changes.md"})
-        entries += [{f"{ch.number}. {ch.title}": f"{self.slug}/{ch.id.replace('_', '-')}.md"}
-                    for ch in self.rs.chapters]
+        for ch in self.rs.chapters:
+            page = f"{self.slug}/{ch.id.replace('_', '-')}.md"
+            if ch.page_per_rule:  # a section: the chapter's page, then one per rule
+                entries.append({f"{ch.number}. {ch.title}": [{"In this chapter": page}] + [
+                    {f"{r.number} {r.title}": f"{self.slug}/{self.ix.page_of_rules[r.id]}.md"}
+                    for r in ch.rules]})
+            else:
+                entries.append({f"{ch.number}. {ch.title}": page})
         entries += [{"Rulings": f"{self.slug}/rulings.md"},
                     {"Glossary": f"{self.slug}/glossary.md"},
                     {a_to_z.TITLE: f"{self.slug}/{a_to_z.PAGE}"},
@@ -213,13 +219,26 @@ class RulesetPages:
 
     # ------------------------------------------------------------ chapters
 
-    def chapter_page(self, ch: m.Chapter) -> Page:
+    def chapter_pages(self, ch: m.Chapter) -> list[Page]:
+        """A chapter's page with its rules; or, in a chapter with a page per rule, its page
+        listing them and one page for each."""
         lines = [f"# {ch.number}. {ch.title}", "", self.ask_the_judge(), ""]
         if ch.text:
             lines += [self.ix.prose(ch.text), ""]
+        if not ch.page_per_rule:
+            for r in ch.rules:
+                lines += self.rule_section(r, 2)
+            return [self._page(f"{ch.id.replace('_', '-')}.md", f"{ch.number}. {ch.title}",
+                               lines)]
+        lines += ["## In this chapter", ""]
+        lines += [f"- {self.ix.rule_link(r.id, f'{r.number} {r.title}')}" for r in ch.rules]
+        pages = [self._page(f"{ch.id.replace('_', '-')}.md", f"{ch.number}. {ch.title}", lines)]
         for r in ch.rules:
-            lines += self.rule_section(r, 2)
-        return self._page(f"{ch.id.replace('_', '-')}.md", f"{ch.number}. {ch.title}", lines)
+            heading, *rest = self.rule_section(r, 1)
+            pages.append(self._page(f"{self.ix.page_of_rules[r.id]}.md",
+                                    f"{r.number} {r.title}",
+                                    [heading, "", self.ask_the_judge(), *rest]))
+        return pages
 
     def ask_the_judge(self) -> str:
         """A button opening the judge on this ruleset: shown only where a judge answers

@@ -265,6 +265,23 @@ CONSTRUCTS: list[Construct] = [
         ''',
         ir=("Chapter", "Rule")),
     Construct(
+        name="page per rule", grammar_rule="page_per_rule", group=S, context="chapter",
+        summary="Gives each of the chapter's rules a page of its own, for a long chapter of "
+                "separate topics read one at a time (one page per faction, per card family). "
+                "The chapter's page lists them; numbers, ids and links do not change, only "
+                "where a rule is shown.",
+        example='''
+            page per rule
+
+            rule main.river "The river folk" {
+                text "They cross lakes as if they were land."
+            }
+            rule main.hill "The hill folk" {
+                text "Their pawns count twice in a majority."
+            }
+        ''',
+        ir=("Rule",)),
+    Construct(
         name="rule", grammar_rule="rule", group=S, context="chapter",
         also=("rule_id", "_rule_item"),
         summary="A numbered, linkable rule: prose for the reader and, beside it, the "
