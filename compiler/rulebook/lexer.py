@@ -43,7 +43,7 @@ KEYWORDS: tuple[str, ...] = (
     "for", "forbid", "from", "game", "give", "given", "grant", "has", "hiding", "holds", "if",
     "illegal", "illustrates", "in", "is", "kind", "laid", "lattice", "lay", "leaves", "left",
     "legal", "let", "like", "limit", "look", "mark", "match", "may", "most", "move", "must",
-    "next", "no", "not", "notation", "of", "on", "one", "open", "or", "order", "per", "piece",
+    "next", "no", "not", "notation", "of", "on", "one", "open", "or", "order", "page", "per", "piece",
     "place", "placed", "play", "players", "plural", "pool", "property", "question", "reason",
     "recorded", "remove", "replace", "require", "reset", "resource", "return", "returns",
     "right", "rotation", "round", "rule", "ruleset", "ruling", "same", "score", "seats", "set",
@@ -81,6 +81,9 @@ class RulesLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"""', String.Doc, "prose"),
             (r'"(?:[^"\\\n]|\\.)*"', String.Double),
+            # `page per rule` names no rule: `rule` there is the keyword.
+            (r"\b(page)([ \t]+)(per)([ \t]+)(rule)\b",
+             bygroups(Keyword, Whitespace, Keyword, Whitespace, Keyword)),
             (rf"\b({'|'.join(RULE_ID_KEYWORDS)})([ \t]+)({_RULE_ID})",
              bygroups(Keyword, Whitespace, Name.Label), "more-rule-ids"),
             (words(CONSTANTS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
