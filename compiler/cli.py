@@ -301,7 +301,7 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
           examples: Annotated[bool, typer.Option(help="Also run every worked example.")] = True
           ) -> None:
     """Parse and check rules files; report every error with its place and a hint."""
-    from compiler.load import load_files, resolve_ruleset_path
+    from compiler.load import id_taken, load_files, resolve_ruleset_path
     groups: dict[Path, list[Path]] = {}
     for f in files:
         try:
@@ -344,6 +344,11 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
             continue
         for w in warnings:
             say(w.render())
+        taken = id_taken(ruleset.id, folder)
+        if taken is not None:
+            say(taken.render())
+            failed = True
+            continue
         bad = 0
         if examples:
             bad = _run_examples(ruleset, repeats, say)

@@ -32,6 +32,19 @@ def ruleset_dirs(root: Path = RULES_DIR) -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and any(p.glob("*.rules"))}
 
 
+def id_taken(ruleset_id: str, folder: Path) -> Diagnostic | None:
+    """The error when another folder under `rules/` already stands for `ruleset_id`: a
+    variant copied from another and not renamed would silently take its place."""
+    other = ruleset_dirs().get(ruleset_id)
+    if other is None or other.resolve() == folder.resolve():
+        return None
+    return Diagnostic(file=str(folder), code="duplicate",
+                      message=f"this folder declares `ruleset {ruleset_id}`, and so does "
+                              f"{other}: the rulebook would show only one of them",
+                      hint=f"give this ruleset an id of its own, by custom its folder's name "
+                           f"(`ruleset {folder.name} …`)")
+
+
 def resolve_ruleset_path(name: str | Path) -> Path:
     """A ruleset given as a folder, a file inside one, or a name under `rules/`."""
     path = Path(name)

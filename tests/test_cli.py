@@ -299,3 +299,17 @@ replace rule two.draw "No card before a turn" {
     assert "example `two_deck_after_setup` disagrees with the engine" in result.output
     assert "hint: two_no_draw inherits this example from among_the_stars_two" in result.output
     assert "`remove example two_deck_after_setup`" in result.output
+
+
+def test_check_refuses_a_copied_ruleset_that_kept_its_originals_id(tmp_path: Path) -> None:
+    """A variant begun as a copy of another folder, its `ruleset` line unchanged, would take
+    the other's place in the rulebook without a word: check says so, at the folder."""
+    import shutil
+    from compiler.load import ruleset_dirs
+    copy = tmp_path / "my_family"
+    shutil.copytree(ruleset_dirs()["trian_family"], copy)
+    result = run("check", str(copy), "--no-examples")
+    assert result.exit_code == 1
+    words = said(result)
+    assert "this folder declares `ruleset trian_family`, and so does" in words
+    assert "(`ruleset my_family …`)" in words and "Traceback" not in words

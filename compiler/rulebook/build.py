@@ -50,6 +50,7 @@ def generate(docs: Path) -> Generated:
     failing, broken = Repeats(), Repeats()
     books: list[RulesetPages] = []
     examples = 0
+    declared: dict[str, Path] = {}  # each ruleset id, by the folder that declares it
     for name, path in ruleset_dirs().items():
         try:
             rs = load_ruleset_dir(path)
@@ -57,6 +58,12 @@ def generate(docs: Path) -> Generated:
             new = [d.render() for d in e.diagnostics if broken.add(name, d.render())]
             problems.append(f"ruleset {name} does not compile:\n" + ("\n".join(new) if new else
                             "    (the errors above, in a ruleset it builds on)"))
+            continue
+        first = declared.setdefault(rs.id, path)
+        if first != path:  # one would silently overwrite the other's pages
+            problems.append(f"{_shown(path)} declares `ruleset {rs.id}`, as {_shown(first)} "
+                            f"does: each ruleset needs an id of its own; rename one (by "
+                            f"custom, a ruleset's id is its folder's name)")
             continue
         rules = Rules(rs)
         problems += notation_clashes(rules.game)
@@ -117,6 +124,14 @@ def generate(docs: Path) -> Generated:
                f"{len(pages)} pages")
     return Generated(nav, summary,
                      {b.slug: BookSearch(b.label, b.search_entries()) for b in books})
+
+
+def _shown(path: Path) -> str:
+    """A ruleset folder as an author names it: `rules/trian_family`, not its full path."""
+    try:
+        return path.relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _sync(docs: Path, files: dict[str, str | bytes]) -> None:
