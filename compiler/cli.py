@@ -440,19 +440,26 @@ def build(strict: Annotated[bool, typer.Option(help="Fail on any mkdocs warning.
                    "(default: $RULEBOOK_SITE_URL, else http://127.0.0.1:8000/). Canonical "
                    "links, the sitemap and the PDFs' links use it; the site works on any "
                    "host either way.")] = None,
+          only: Annotated[Optional[list[str]], typer.Option(
+              "--only", metavar="RULESET",
+              help="Build only this ruleset and those it builds on (repeat for more): "
+                   "a quick look at the one you are writing.")] = None,
           ) -> None:
     """Compile every ruleset, verify every example, write the pages, run `mkdocs build`."""
     from compiler import links
-    from compiler.rulebook.build import BuildError, build_site
+    from compiler.rulebook.build import ONLY_VARIABLE, BuildError, build_site
     if site_url is not None:
         problem = links.site_url_problem(site_url)
         if problem is not None:
             _refuse(f"--site-url: {problem}")
         os.environ[links.SITE_URL_VARIABLE] = site_url
+    os.environ[ONLY_VARIABLE] = ",".join(only or [])
     try:
         build_site(strict=strict, console=out)
     except BuildError as e:
         _fail(str(e))
+    finally:  # the next build in this process builds every ruleset again
+        os.environ.pop(ONLY_VARIABLE, None)
 
 
 @app.command()

@@ -9,12 +9,13 @@ build with the reason.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compiler.diagnostics import CompileError, Repeats
+from compiler.diagnostics import CompileError, Repeats, did_you_mean
 from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
 from compiler.numbering import code_clashes
 from compiler.rulebook.search import BookSearch
@@ -35,9 +36,41 @@ class Generated:
     search: dict[str, BookSearch]  # each book's folder → what its search finds beyond headings
 
 
-def generate(docs: Path) -> Generated:
-    """Write every generated page into `docs`; return the navigation, a summary line and
-    what each book's search finds besides its headings."""
+# `rulebook build --only NAME`: build these rulesets (comma-separated) and the ones they
+# build on, not every ruleset; an author checking one variant waits for two books, not all.
+ONLY_VARIABLE = "RULEBOOK_ONLY"
+
+
+def only_asked() -> list[str]:
+    return [x.strip() for x in os.environ.get(ONLY_VARIABLE, "").split(",") if x.strip()]
+
+
+def _with_bases(only: list[str], dirs: dict[str, Path]) -> dict[str, Path]:
+    """The folders of the rulesets asked for and of every ruleset they build on."""
+    wanted: dict[str, Path] = {}
+    todo = list(only)
+    while todo:
+        name = todo.pop()
+        if name in wanted:
+            continue
+        if name not in dirs:
+            hint = did_you_mean(name, dirs)
+            raise BuildError(f"--only: no ruleset `{name}` in rules/"
+                             + (f"; {hint}" if hint else f" (known: {', '.join(dirs)})"))
+        wanted[name] = dirs[name]
+        try:
+            base = load_ruleset_dir(dirs[name]).extends
+        except CompileError:
+            continue  # reported when it is built
+        if base:
+            todo.append(base)
+    return {name: path for name, path in dirs.items() if name in wanted}
+
+
+def generate(docs: Path, only: list[str] | None = None) -> Generated:
+    """Write every generated page into `docs` (or only those of the rulesets `only` names and
+    their bases); return the navigation, a summary line and what each book's search finds
+    besides its headings."""
     from compiler.engine.position import Rules
     from compiler.engine.random_play import random_game
     from compiler.engine.records import write_record
@@ -51,7 +84,8 @@ def generate(docs: Path) -> Generated:
     books: list[RulesetPages] = []
     examples = 0
     declared: dict[str, Path] = {}  # each ruleset id, by the folder that declares it
-    for name, path in ruleset_dirs().items():
+    dirs = _with_bases(only, ruleset_dirs()) if only else ruleset_dirs()
+    for name, path in dirs.items():
         try:
             rs = load_ruleset_dir(path)
         except CompileError as e:
@@ -120,8 +154,9 @@ def generate(docs: Path) -> Generated:
     nav.append({"Authoring": guides})
     written = {p.path: p.text for p in pages} | extra
     _sync(docs, written)
-    summary = (f"{len(books)} ruleset(s), {examples} worked examples verified against the engine, "
-               f"{len(pages)} pages")
+    partial = f" (only {', '.join(only)} and what they build on)" if only else ""
+    summary = (f"{len(books)} ruleset(s){partial}, {examples} worked examples verified against "
+               f"the engine, {len(pages)} pages")
     return Generated(nav, summary,
                      {b.slug: BookSearch(b.label, b.search_entries()) for b in books})
 

@@ -10,8 +10,9 @@ from typing import Any
 from mkdocs.exceptions import Abort
 
 from compiler import links
+from compiler.load import REPO_ROOT
 from compiler.rulebook import navigation, printed, search
-from compiler.rulebook.build import BuildError, generate
+from compiler.rulebook.build import BuildError, generate, only_asked
 
 log = logging.getLogger("mkdocs.rulebook")
 
@@ -21,9 +22,14 @@ def on_config(config: Any) -> Any:
     if problem is not None:
         raise Abort(f"${links.SITE_URL_VARIABLE}: {problem}")
     config.site_url = links.site_url()
+    # Guides quote rules files from the repository, wherever `rulebook build` is run from.
+    config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(REPO_ROOT)]
     global _search
+    only = only_asked()
+    if only:  # the guides link into books this build leaves out: not worth a warning here
+        config.validation.links.not_found = logging.INFO
     try:
-        made = generate(Path(config.docs_dir))
+        made = generate(Path(config.docs_dir), only)
     except BuildError as e:
         raise Abort(f"The rulebook cannot be built:\n{e}") from None
     config.nav = made.nav
