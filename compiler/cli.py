@@ -135,8 +135,31 @@ def _read(path: str) -> tuple[str, str]:
     return decode(data, path), path
 
 
+def _where(position: str | None, example: str | None) -> str:
+    """The position a command starts from: a file, or `--example ID` (never both)."""
+    if example is not None:
+        if position:
+            _refuse(f"give a position or --example, not both ({position!r} and {example!r})")
+        return EXAMPLE_PREFIX + example
+    if not position:
+        _refuse("give a position file, a game record, or --example ID")
+    return position
+
+
+# A position may also be a worked example's, before its moves: `example:TD-E36` (its id, its
+# number, or the number without the ruleset's code when only one example has it).
+EXAMPLE_PREFIX = "example:"
+
+
 def _position(rules: Any, path: str) -> Any:
-    """A position from a JSON position file or a game record (told apart by their content)."""
+    """A position from a JSON position file or a game record (told apart by their content),
+    or a worked example's (`example:ID`)."""
+    if path.startswith(EXAMPLE_PREFIX):
+        from compiler.judge.service import JudgeError, example_of
+        try:
+            return example_of(rules, path.removeprefix(EXAMPLE_PREFIX).strip())[0]
+        except JudgeError as e:
+            _refuse(e.message)
     text, name = _read(path)
     if text.removeprefix("\ufeff").lstrip().startswith("{"):
         return _position_file(rules, text, name)
@@ -521,17 +544,24 @@ def judge(host: Annotated[str, typer.Option(help="The address to listen on; 127.
 # -------------------------------------------------------------------- the game
 
 
+EXAMPLE_HELP = ("Start from this worked example's position, before its moves (its id or "
+                "number, e.g. TD-E36), instead of a position file.")
+
+
 @app.command()
-def moves(ruleset: str, position: str,
+def moves(ruleset: str,
+          position: Annotated[Optional[str], typer.Argument(
+              help="A position file, a game record, or example:ID.")] = None,
           as_json: Annotated[bool, typer.Option("--json")] = False,
-          seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT", help=AS_HELP)] = None
+          seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT", help=AS_HELP)] = None,
+          example: Annotated[Optional[str], typer.Option(metavar="ID", help=EXAMPLE_HELP)] = None
           ) -> None:
     """List the legal moves in a position, in notation.
 
     With --as SEAT, the moves as that player can list them: where a choice needs a card
     they cannot see, every card that could be there."""
     rules = _rules(ruleset)
-    pos = _seen_by(_position(rules, position), seat)
+    pos = _seen_by(_position(rules, _where(position, example)), seat)
     found = [pos.notation(m) for m in pos.legal_moves()]
     if as_json:
         shown: dict[str, Any] = {"situation": pos.situation().model_dump(), "moves": found}
@@ -553,11 +583,16 @@ def moves(ruleset: str, position: str,
 
 
 @app.command()
-def adjudicate(ruleset: str, position: str,
-               move: Annotated[str, typer.Argument(help="A move, or several separated by `;`.")],
+def adjudicate(ruleset: str,
+               position: Annotated[Optional[str], typer.Argument(
+                   help="A position file, a game record, or example:ID.")] = None,
+               move: Annotated[Optional[str], typer.Argument(
+                   help="A move, or several separated by `;`.")] = None,
                as_json: Annotated[bool, typer.Option("--json")] = False,
                seat: Annotated[Optional[str], typer.Option("--as", metavar="SEAT",
-                                                           help=AS_HELP)] = None) -> None:
+                                                           help=AS_HELP)] = None,
+               example: Annotated[Optional[str], typer.Option(metavar="ID",
+                                                              help=EXAMPLE_HELP)] = None) -> None:
     """Judge a move: LEGAL, ILLEGAL or UNREADABLE, the rules that decide it, and what follows.
 
     With --as SEAT, judged on the table as that player sees it (the ruling says whose view,
@@ -565,8 +600,13 @@ def adjudicate(ruleset: str, position: str,
     follows as a hidden card, and what turns on another's secret is not stated.
 
     Exit code 0 for LEGAL, 2 for ILLEGAL or UNREADABLE."""
+    if example is not None and move is None:  # `adjudicate RULESET --example ID MOVE`
+        position, move = None, position
+    if move is None:
+        _refuse("give the move to judge: rulebook adjudicate RULESET POSITION MOVE, or "
+                "rulebook adjudicate RULESET --example ID MOVE")
     rules = _rules(ruleset)
-    pos = _seen_by(_position(rules, position), seat)
+    pos = _seen_by(_position(rules, _where(position, example)), seat)
     ruling = pos.adjudicate(move)
     if as_json:
         print(ruling.model_dump_json(indent=2))

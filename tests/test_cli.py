@@ -313,3 +313,21 @@ def test_check_refuses_a_copied_ruleset_that_kept_its_originals_id(tmp_path: Pat
     words = said(result)
     assert "this folder declares `ruleset trian_family`, and so does" in words
     assert "(`ruleset my_family …`)" in words and "Traceback" not in words
+
+
+def test_a_judge_starts_from_a_worked_example_by_its_number() -> None:
+    """`--example TD-E5` (or `example:E5` where a position goes): the example's table, before
+    its moves, with no position file to write."""
+    result = run("adjudicate", "trian_deluxe", "--example", "TD-E5", "emissary 1,0:planet")
+    assert result.exit_code == 0
+    assert "position: turn 5, Xemh to play" in result.output and "LEGAL" in result.output
+    listed = run("moves", "trian_deluxe", "example:E5")
+    assert listed.exit_code == 0 and "research" in listed.output.split()
+
+
+def test_an_example_number_two_books_share_asks_for_the_whole_id() -> None:
+    result = run("moves", "trian_family", "--example", "E1")
+    assert result.exit_code == 2
+    assert "more than one example 'E1': TD-E1" in said(result) and "TF-E1" in said(result)
+    both = run("adjudicate", "trian_deluxe", "game.record", "research", "--example", "E5")
+    assert both.exit_code == 2 and "not both" in said(both)
