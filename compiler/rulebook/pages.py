@@ -323,12 +323,12 @@ class RulesetPages:
                        if k in self.game.cards.kinds
                        for p in self.game.cards.kinds[k].properties
                        if p.name == name and p.phrase), None)
-        if phrase is None:
-            shown = str(value).lower() if isinstance(value, bool) else value
-            return f"{name.replace('_', ' ')} {shown}"
-        if "{value}" in phrase:
+        if phrase is not None and "{value}" in phrase:
             return self.game.fill(phrase, value)
-        return phrase if value is True else negate(phrase)
+        if phrase is not None and isinstance(value, bool) and "{" not in phrase:
+            return phrase if value else negate(phrase)
+        shown = str(value).lower() if isinstance(value, bool) else value
+        return f"{name.replace('_', ' ')} {shown}"
 
     # ------------------------------------------------------------ examples
 
