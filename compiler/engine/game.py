@@ -218,6 +218,8 @@ class Game:
                 which = ev.step if ev.target == "step" else ev.round if ev.target == "round" \
                     else None
                 self.at_moment.setdefault((ev.moment, ev.target, which), []).append(trig)
+        self.on_event = {k: in_order(v) for k, v in self.on_event.items()}
+        self.at_moment = {k: in_order(v) for k, v in self.at_moment.items()}
         end = next((d for d in decls if isinstance(d, m.EndDecl)), None)
         self.end_rule = end.rule if end else None
         self.end_cond: Fn | None = self.expr(end.cond) if end else None
@@ -560,3 +562,20 @@ class Game:
     def format_piece(self, st: State, pid: int) -> str:
         p = st.piece(pid)
         return f"{p.kind}@{self.format_site((p.cell, p.site), st.turn.actor)}"
+
+
+def in_order(triggers: list[CompiledTrigger]) -> list[CompiledTrigger]:
+    """The triggers on one event in the order they run: reading order, except that one
+    written `after RULE` runs just after the last trigger of RULE (or of a rule inside it)
+    on this event. Without such a trigger here it keeps its place; each is moved once, so
+    two that name each other cannot loop."""
+    ordered = list(triggers)
+    for trig in [t for t in triggers if t.decl.after]:
+        want = trig.decl.after or ""
+        rest = [t for t in ordered if t is not trig]
+        last = max((i for i, t in enumerate(rest)
+                    if t.rule == want or (t.rule or "").startswith(want + ".")), default=None)
+        if last is not None:
+            rest.insert(last + 1, trig)
+            ordered = rest
+    return ordered

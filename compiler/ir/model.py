@@ -254,10 +254,14 @@ class Event(Node):
 
 
 class Trigger(Decl):
+    """Runs after its event. The triggers on one event run in reading order, but one with
+    `after` runs just after the triggers of that rule (and the rules inside it) on the same
+    event: a variant's addition waits for the base's (engine/game.py `in_order`)."""
     decl: Literal["trigger"] = "trigger"
     event: Event
     where: Expr | None = None
     defer_to: str | None = None
+    after: str | None = None
     body: list[Statement]
 
 

@@ -522,7 +522,7 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
         t = _tags(c[1:])
         body = c[-1]
         return m.Trigger(event=event, where=t.get("where"), defer_to=t.get("defer"),
-                         body=body, loc=self._loc(meta))
+                         after=t.get("after"), body=body, loc=self._loc(meta))
 
     def at_trigger(self, meta: Meta, c: list[Any]) -> m.Trigger:
         moment = str(c[0])
@@ -530,7 +530,8 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
         rnd = step if target == "round" else None
         ev = m.Event(type="moment", moment=moment, target=target,  # type: ignore[arg-type]
                      step=None if rnd else step, round=rnd, loc=self._loc(meta))
-        return m.Trigger(event=ev, body=c[2], loc=self._loc(meta))
+        return m.Trigger(event=ev, after=_tags(c[2:-1]).get("after"), body=c[-1],
+                         loc=self._loc(meta))
 
     def step_target(self, meta: Meta, c: list[Any]) -> tuple[str, str]:
         return ("step", str(c[0]))
@@ -563,6 +564,9 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     def deferral(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("defer", str(c[0]))
+
+    def run_after(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("after", str(c[0]))
 
     # ------------------------------------------------------------ statements
 

@@ -322,6 +322,8 @@ class Formal:
             head += f", settled in step “{step.title if step else d.defer_to}”"
         if d.where is not None:
             head += f", if {self.en(d.where)}"
+        if d.after is not None and d.after in self.ix.rules:
+            head += f", once the triggers of {self.ix.rule_link(d.after)} on it have run"
         return [f"**{head}:**"] + self.effects(d.body, rule, "- ")
 
     def effects(self, body: list[Any], rule: m.Rule, bullet: str) -> list[str]:

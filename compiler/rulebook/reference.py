@@ -1336,6 +1336,20 @@ CONSTRUCTS: list[Construct] = [
         ''',
         shows=("when_trigger", "deferral"), ir=("Trigger",)),
     Construct(
+        name="the order of triggers", grammar_rule="run_after", group=G, context="rule",
+        summary="The triggers on one event run in the order the book reads: chapter by "
+                "chapter, rule by rule, each rule's in the order written (a rule's sub-rules "
+                "after it). `after RULE` runs a trigger just after the triggers of that rule "
+                "(and of the rules inside it) on the same event, wherever it is written: a "
+                "variant that adds a trigger to an early rule can still read what a later "
+                "rule's trigger gives. The rulebook says so beside the trigger.",
+        example='''
+            when lake a closes after main.board {
+                give count(tiles in a) points to closer
+            }
+        ''',
+        shows=("when_trigger", "run_after"), ir=("Trigger",)),
+    Construct(
         name="define", grammar_rule="define", group=G, context="rule",
         also=("params",),
         summary="Names an expression, with parameters, so rules can share it and the rulebook "
