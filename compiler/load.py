@@ -32,10 +32,13 @@ def ruleset_dirs(root: Path = RULES_DIR) -> dict[str, Path]:
     return {p.name: p for p in sorted(root.iterdir()) if p.is_dir() and any(p.glob("*.rules"))}
 
 
-def id_taken(ruleset_id: str, folder: Path) -> Diagnostic | None:
-    """The error when another folder under `rules/` already stands for `ruleset_id`: a
-    variant copied from another and not renamed would silently take its place."""
-    other = ruleset_dirs().get(ruleset_id)
+def id_taken(ruleset_id: str, folder: Path, root: Path = RULES_DIR) -> Diagnostic | None:
+    """The error when `folder`, a ruleset under `root` (`rules/`, what the rulebook builds),
+    declares the id another folder there stands for: a variant copied from another and not
+    renamed would silently take its place. A copy kept elsewhere to try something is fine."""
+    if folder.resolve().parent != root.resolve():
+        return None
+    other = ruleset_dirs(root).get(ruleset_id)
     if other is None or other.resolve() == folder.resolve():
         return None
     return Diagnostic(file=str(folder), code="duplicate",

@@ -301,18 +301,20 @@ replace rule two.draw "No card before a turn" {
     assert "`remove example two_deck_after_setup`" in result.output
 
 
-def test_check_refuses_a_copied_ruleset_that_kept_its_originals_id(tmp_path: Path) -> None:
-    """A variant begun as a copy of another folder, its `ruleset` line unchanged, would take
-    the other's place in the rulebook without a word: check says so, at the folder."""
+def test_a_copied_ruleset_that_kept_its_originals_id_is_refused_in_rules(tmp_path: Path) -> None:
+    """A variant begun as a copy of another folder under rules/, its `ruleset` line unchanged,
+    would take the other's place in the rulebook without a word; a copy kept elsewhere to try
+    something is no one's business."""
     import shutil
-    from compiler.load import ruleset_dirs
-    copy = tmp_path / "my_family"
-    shutil.copytree(ruleset_dirs()["trian_family"], copy)
-    result = run("check", str(copy), "--no-examples")
-    assert result.exit_code == 1
-    words = said(result)
-    assert "this folder declares `ruleset trian_family`, and so does" in words
-    assert "(`ruleset my_family …`)" in words and "Traceback" not in words
+    from compiler.load import id_taken, ruleset_dirs
+    for name in ("trian_family", "my_family"):
+        shutil.copytree(ruleset_dirs()["trian_family"], tmp_path / name)
+    found = id_taken("trian_family", tmp_path / "my_family", root=tmp_path)
+    assert found is not None and found.code == "duplicate"
+    assert "this folder declares `ruleset trian_family`, and so does" in found.message
+    assert found.hint is not None and "(`ruleset my_family …`)" in found.hint
+    assert id_taken("trian_family", tmp_path / "trian_family", root=tmp_path) is None
+    assert id_taken("trian_family", tmp_path / "my_family") is None  # not under rules/
 
 
 def test_a_judge_starts_from_a_worked_example_by_its_number() -> None:
