@@ -349,7 +349,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
         while not pos.finished:
             held = _held(pos.state)
             t = time.process_time()
-            moves = pos.legal_moves()
+            moves = pos.listed_moves()  # as random play lists them
             if not moves:
                 raise RandomPlayStopped(f"no legal move and the game is not over (game {g + 1}, "
                                         f"turn {pos.state.turn.number})")

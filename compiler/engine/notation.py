@@ -24,9 +24,9 @@ the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from compiler.engine.state import State
 
@@ -132,6 +132,49 @@ class Move:
             d.update(rest)
             out.append(move)
         return out
+
+
+class ListedMoves(Sequence[Move]):
+    """The legal moves of a position, each made into a `Move` only when it is asked for.
+
+    Random play needs only how many moves there are and the one drawn (`rng.choice`
+    asks `len` and one index): making every move of a position (hundreds of tile
+    placements) to keep one of them cost more than anything else in listing them. The
+    moves are the listing's keys, in the listing's order, then `pass` where the mover may
+    decline: index for index the list `Position.legal_moves` gives, so a seed draws the
+    same move from either."""
+
+    __slots__ = ("_keys", "_passing")
+
+    def __init__(self, keys: Iterable[tuple[str, tuple[tuple[str, Any], ...]]],
+                 passing: bool) -> None:
+        self._keys = list(keys)
+        self._passing = passing and bool(self._keys)  # nothing to decline when nothing is legal
+
+    def __len__(self) -> int:
+        return len(self._keys) + self._passing
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i == len(self._keys) and self._passing:
+            return Move("pass")
+        if not 0 <= i < len(self._keys):
+            raise IndexError("no legal move of that index")
+        return Move.all_listed((self._keys[i],))[0]
+
+    def __iter__(self) -> Iterator[Move]:
+        yield from Move.all_listed(self._keys)
+        if self._passing:
+            yield Move("pass")
 
 
 # The fields `all_listed` leaves at their defaults: read from the class, so a field added

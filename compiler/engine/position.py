@@ -26,7 +26,7 @@ from compiler.engine.audit import AuditFinding, findings
 from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.game import Game
-from compiler.engine.notation import Move, Notation, NotationError, NotThere
+from compiler.engine.notation import ListedMoves, Move, Notation, NotationError, NotThere
 from compiler.engine.performed import Performed
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
@@ -286,6 +286,11 @@ class Position:
         if moves and not must_act(self.game, self.state):
             moves.append(Move("pass"))
         return moves
+
+    def listed_moves(self) -> ListedMoves:
+        """`legal_moves`, in the same order, each move made only when asked for (random
+        play draws one of hundreds: see `ListedMoves`)."""
+        return ListedMoves(self._listed().all(), not must_act(self.game, self.state))
 
     def _listed(self) -> Listing:
         """The legal moves here, found as far as anyone asked (kept: the state never

@@ -18,7 +18,7 @@ to count the rules that applied — without a second copy of the loop.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from compiler.engine import zones
@@ -34,7 +34,7 @@ class RandomPlayStopped(RuntimeError):
     """A random game could not go on: the rules leave it stuck (said in words)."""
 
 
-Chooser = Callable[[Position, list[Move], random.Random], Move]
+Chooser = Callable[[Position, Sequence[Move], random.Random], Move]
 
 
 def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_000, *,
@@ -56,7 +56,7 @@ def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_0
         if pos.finished:
             break
         seen = seen_by_mover(pos)
-        moves = seen.legal_moves()
+        moves = seen.listed_moves()  # each made only if drawn
         if not moves:
             raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
                                     f"turn {pos.state.turn.number})")

@@ -57,7 +57,7 @@ class Policy(Protocol):
 
     name: str
 
-    def choose(self, pos: Position, moves: list[Move], rng: random.Random) -> Move: ...
+    def choose(self, pos: Position, moves: Sequence[Move], rng: random.Random) -> Move: ...
 
 
 class RandomPolicy:
@@ -65,7 +65,7 @@ class RandomPolicy:
 
     name = "random"
 
-    def choose(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
+    def choose(self, pos: Position, moves: Sequence[Move], rng: random.Random) -> Move:
         return rng.choice(moves)
 
 
@@ -78,7 +78,7 @@ class GreedyPolicy:
 
     name = "greedy"
 
-    def choose(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
+    def choose(self, pos: Position, moves: Sequence[Move], rng: random.Random) -> Move:
         seat = pos.game.seat_id(pos.active)
         look = rng.getrandbits(64)
         best: list[Move] = []
@@ -111,7 +111,7 @@ class GreedyRandomPolicy:
     name = "greedy-random"
     epsilon = 0.25
 
-    def choose(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
+    def choose(self, pos: Position, moves: Sequence[Move], rng: random.Random) -> Move:
         if rng.random() < self.epsilon:
             return rng.choice(moves)
         return GREEDY.choose(pos, moves, rng)
