@@ -20,6 +20,7 @@ import pytest
 
 from compiler.engine import zone_play
 from compiler.engine.formats import PositionModel, from_state, to_state
+from compiler.engine.notation import ListedMoves
 from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import RandomPlayStopped, random_game
 from compiler.engine.records import RecordError, parse_record, replay, write_record
@@ -106,12 +107,12 @@ def test_every_decision_can_be_made_from_what_the_decider_sees(path: Path) -> No
 def test_random_play_chooses_from_what_the_mover_sees(rules: Rules,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     listed: list[tuple[int | None, int]] = []
-    real = Position.legal_moves
+    real = Position.listed_moves
 
-    def spy(pos: Position) -> list:  # type: ignore[type-arg]
+    def spy(pos: Position) -> ListedMoves:
         listed.append((pos.state.view, pos.active))
         return real(pos)
-    monkeypatch.setattr(Position, "legal_moves", spy)
+    monkeypatch.setattr(Position, "listed_moves", spy)
     random_game(rules, 3, 5)
     assert listed and all(view == actor for view, actor in listed)
 
@@ -120,12 +121,12 @@ def test_random_play_in_a_tile_game_lists_moves_at_the_table_as_always(
         monkeypatch: pytest.MonkeyPatch) -> None:
     deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe"))
     listed: list[int | None] = []
-    real = Position.legal_moves
+    real = Position.listed_moves
 
-    def spy(pos: Position) -> list:  # type: ignore[type-arg]
+    def spy(pos: Position) -> ListedMoves:
         listed.append(pos.state.view)
         return real(pos)
-    monkeypatch.setattr(Position, "legal_moves", spy)
+    monkeypatch.setattr(Position, "listed_moves", spy)
     with pytest.raises(RandomPlayStopped):  # not over after 12 decisions: we only watch
         random_game(deluxe, 2, 1, max_decisions=12)
     assert listed and set(listed) == {None}
