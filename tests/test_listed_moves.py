@@ -35,3 +35,31 @@ def test_cheap_listing_is_the_full_listing(name: str) -> None:
         assert listed[-1] == full[-1] and listed[:3] == full[:3]
         with pytest.raises(IndexError):
             listed[len(full)]
+
+
+def test_a_placement_is_found_in_its_run_and_no_other_is() -> None:
+    """Tile placements are kept as their groups (`Placements`): each one listed is found
+    where it was listed (so it is not checked again), and a placement moved to a cell or
+    rotation that does not fit, or of another tile, is not."""
+    from compiler.engine.actions import Placements
+
+    rules = Rules(load_ruleset(RULES_DIR / "trian_deluxe"))
+    _, history = random_game(rules.table(4), 4, seed=3)
+    tried = 0
+    for _, pos, move in history.moves[1::10]:
+        if move.action != "lay_tile":
+            continue
+        fresh = Position(pos.rules, pos.state)
+        moves = [m for m in fresh.legal_moves() if m.action == move.action]
+        listing = fresh._listed()  # complete now
+        assert any(isinstance(run, Placements) for _, _, run, _ in listing._runs)
+        keys = {m.args for m in moves}
+        for m in moves:
+            assert listing.source(m.action, m.args) is not None
+        for m in moves[:20]:
+            for change in ({"rotation": 5}, {"cell": (99, 99)}, {"card": "nothing"}):
+                args = tuple(sorted({**m.values, **change}.items()))
+                if args not in keys:
+                    assert listing.source(m.action, args) is None
+                    tried += 1
+    assert tried > 20

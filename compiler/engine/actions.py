@@ -12,11 +12,12 @@ not stop at the first failure: it collects every rule the move breaks.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from compiler.engine import zone_play
 from compiler.engine.effects import Run, check_site
@@ -519,13 +520,11 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
 
 
 def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[str]
-                    ) -> list[Key]:
+                    ) -> Sequence[Key]:
     """The key (values sorted by name) of every placement that fits, in the kernel's
-    order, in one comprehension: the card's, face's and rotation's pairs made once for
-    each group of placements, each key those with the cell's, put in order by name."""
+    order: a `Placements` that makes each key only when asked for, or (when the same
+    card is offered twice, so two groups may hold the same placement) every key at once."""
     card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
-    where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
-    get = operator.itemgetter(*(where[name] for name in action.key_names))
     if st.board:
         groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]] = placement_groups(
             game.catalogue, st.frontier, cards, game.match, game.fitting)
@@ -533,11 +532,82 @@ def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[s
         every = tuple(range(game.lattice.rotations))
         groups = [(c, f, every, [game.first_cell]) for c in cards
                   for f in game.catalogue.card_faces[c]]
-    return [get((card_pair, face_pair, (cell_p, cell), rot_pair))
-            for card, face, fit, cells in groups
-            for card_pair, face_pair in (((card_p, card), (face_p, face)),)
-            for r in fit for rot_pair in ((rot_p, r),)
-            for cell in cells]
+    found = Placements(action, groups)
+    return found if len(set(cards)) == len(cards) else list(found)
+
+
+class Placements(Sequence[Key]):
+    """The keys of the tile placements that fit, in the kernel's order (each group's
+    rotations, each with every cell of the group), each made only when asked for.
+
+    Random play needs how many placements there are and the one drawn: making the key
+    of each of a position's hundreds of placements (and putting each in the listing's
+    dict) cost about a fifth of a game of tiles. A group holds the card's and face's
+    pairs, its rotations and its cells; no two keys are the same (each cell stands in
+    one group of a card's face), so the listing need not look for duplicates."""
+
+    __slots__ = ("_groups", "_starts", "_len", "_get", "_names")
+
+    def __init__(self, action: CompiledAction,
+                 groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]]) -> None:
+        card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
+        where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
+        self._get = operator.itemgetter(*(where[name] for name in action.key_names))
+        self._names = (cell_p, rot_p)
+        self._groups = [((card_p, card), (face_p, face), fit, cells)
+                        for card, face, fit, cells in groups]
+        starts, total = [], 0
+        for _, _, fit, cells in self._groups:
+            starts.append(total)
+            total += len(fit) * len(cells)
+        self._starts, self._len = starts, total
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> Key: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Key]: ...
+
+    def __getitem__(self, i: int | slice) -> Key | list[Key]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("no placement of that index")
+        g = bisect.bisect_right(self._starts, i) - 1
+        card_pair, face_pair, fit, cells = self._groups[g]
+        r, c = divmod(i - self._starts[g], len(cells))
+        cell_p, rot_p = self._names
+        return self._get((card_pair, face_pair, (cell_p, cells[c]), (rot_p, fit[r])))
+
+    def __iter__(self) -> Iterator[Key]:
+        get = self._get
+        cell_p, rot_p = self._names
+        # one comprehension: each key from its group's pairs and the cell's, in name order
+        return iter([get((card_pair, face_pair, (cell_p, cell), rot_pair))
+                     for card_pair, face_pair, fit, cells in self._groups
+                     for r in fit for rot_pair in ((rot_p, r),)
+                     for cell in cells])
+
+    def __contains__(self, items: object) -> bool:
+        """Whether `items` is one of the keys (found by its group, not by making them all)."""
+        try:
+            values = dict(items)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            return False
+        cell_p, rot_p = self._names
+        cell, rot = values.get(cell_p), values.get(rot_p)
+        for card_pair, face_pair, fit, cells in self._groups:
+            if rot in fit and cell in cells and \
+                    values.get(card_pair[0]) == card_pair[1] and \
+                    values.get(face_pair[0]) == face_pair[1]:
+                return bool(self._get((card_pair, face_pair, (cell_p, cell), (rot_p, rot)))
+                            == items)
+        return False
 
 
 # --------------------------------------------------------------- checking

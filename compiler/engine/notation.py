@@ -148,7 +148,9 @@ class ListedMoves(Sequence[Move]):
 
     def __init__(self, keys: Iterable[tuple[str, tuple[tuple[str, Any], ...]]],
                  passing: bool) -> None:
-        self._keys = list(keys)
+        # a listing's `Keys` is read where asked, not copied: a run of tile placements
+        # then makes only the key drawn
+        self._keys = keys if isinstance(keys, Sequence) else list(keys)
         self._passing = passing and bool(self._keys)  # nothing to decline when nothing is legal
 
     def __len__(self) -> int:

@@ -14,12 +14,13 @@ begins, and the turn, then the game, end when their time comes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import repeat
+import bisect
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import simultaneous
-from compiler.engine.actions import CompiledAction, candidate_batches, listing_env
+from compiler.engine.actions import CompiledAction, Placements, candidate_batches, listing_env
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.standings import Standings
@@ -131,13 +132,15 @@ def _resolve(st: State, v: Any) -> Any:
     return from_ref(st, v)
 
 
-def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int]
-            ) -> Iterator[None]:
-    """Put every legal move into `sources`, as (action, values sorted by name) -> the source
-    it was found legal in first (a move's own form: listing moves needs it, and the
-    duplicates are found by it, so it is made once), in order; pausing after each batch
-    of candidates, so whoever needs only the first move stops there."""
+def _listed(game: Game, st: State, listing: Listing) -> Iterator[None]:
+    """Put every legal move into `listing`, in order: into its `_sources`, as (action,
+    values sorted by name) -> the source it was found legal in first (a move's own form:
+    listing moves needs it, and the duplicates are found by it, so it is made once), or,
+    for tile placements (`Placements`: their keys are made only when asked for, and no two
+    are the same), into its `_runs` whole. Pausing after each batch of candidates, so
+    whoever needs only the first move stops there."""
     env = None
+    sources, runs = listing._sources, listing._runs
     listed: set[str] = set()  # the actions offered so far (by the step, or a grant)
     for action, source, fixed in offered(game, st):
         aid = action.id
@@ -148,7 +151,11 @@ def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], in
         for batch in candidate_batches(game, st, action, fixed, env):
             if again:
                 for items in batch:
-                    sources.setdefault((aid, items), source)
+                    if listing.found(aid, items) is None:
+                        sources[(aid, items)] = source
+            elif isinstance(batch, Placements):
+                if batch:
+                    runs.append((len(sources), aid, batch, source))
             else:  # no move of this action is listed yet: all of them at once
                 sources.update(zip(zip(repeat(aid), batch), repeat(source)))
             yield
@@ -172,31 +179,60 @@ class Listing:
     where `advance` stopped rather than finding the first ones again, and a move found
     here need not be checked again before it is carried out. A position's state never
     changes, so what was found stays true. Only each move's key and source are kept
-    (a record keeps every position of a game: more would weigh on the collector).
+    (a record keeps every position of a game: more would weigh on the collector), and
+    tile placements only as their groups (`Placements`).
     """
 
-    __slots__ = ("_rest", "_sources")
+    __slots__ = ("_rest", "_sources", "_runs", "_all")
 
     def __init__(self, game: Game, st: State) -> None:
         # (action, values sorted by name) -> where it was found legal first, in order found
         self._sources: dict[tuple[str, tuple[Any, ...]], int] = {}
-        self._rest: Iterator[None] | None = _listed(game, st, self._sources)
+        # Tile placements, each run whole: (how many of `_sources` were found before it,
+        # action, placements, source)
+        self._runs: list[tuple[int, str, Placements, int]] = []
+        self._all: Keys | None = None
+        self._rest: Iterator[None] | None = _listed(game, st, self)
 
     def any(self) -> bool:
         """Whether anything is legal (finding the first moves, if none was found yet)."""
-        while not self._sources:
+        while not self._sources and not self._runs:
             if self._rest is None or next(self._rest, False) is False:
                 self._rest = None
                 return False
         return True
 
-    def all(self) -> Iterable[tuple[str, tuple[Any, ...]]]:
+    def all(self) -> Keys:
         """Every legal move as (action, values sorted by name), in the order found."""
         if self._rest is not None:
             for _ in self._rest:
                 pass
             self._rest = None
-        return self._sources.keys()
+        if self._all is None:
+            if not self._runs:
+                self._all = Keys([list(self._sources)])
+            else:
+                found = list(self._sources)
+                parts: list[Sequence[tuple[str, tuple[Any, ...]]]] = []
+                at = 0
+                for before, aid, run, _ in self._runs:
+                    if before > at:
+                        parts.append(found[at:before])
+                    parts.append(_Tagged(aid, run))
+                    at = before
+                if at < len(found):
+                    parts.append(found[at:])
+                self._all = Keys(parts)
+        return self._all
+
+    def found(self, action: str, items: tuple[Any, ...]) -> int | None:
+        """The source of the move if it was found so far (see `source`)."""
+        src = self._sources.get((action, items))
+        if src is None:
+            for _, aid, run, source in self._runs:
+                if aid == action and items in run:
+                    return source
+        return src
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
@@ -204,7 +240,60 @@ class Listing:
         if the listing is not complete: completing it costs more than checking one move."""
         if self._rest is not None:
             return None
-        return self._sources.get((action, items))
+        return self.found(action, items)
+
+
+class _Tagged(Sequence[tuple[str, tuple[Any, ...]]]):
+    """A run of tile placements as the listing gives its moves: (action, key)."""
+
+    __slots__ = ("_aid", "_run")
+
+    def __init__(self, aid: str, run: Placements) -> None:
+        self._aid, self._run = aid, run
+
+    def __len__(self) -> int:
+        return len(self._run)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [(self._aid, k) for k in self._run[i]]
+        return (self._aid, self._run[i])
+
+    def __iter__(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        return zip(repeat(self._aid), self._run)
+
+
+class Keys(Sequence[tuple[str, tuple[Any, ...]]]):
+    """A listing's moves as (action, values sorted by name), in order: its parts one after
+    another, each read only where asked (a run of placements makes only the key drawn)."""
+
+    __slots__ = ("_parts", "_starts", "_len")
+
+    def __init__(self, parts: list[Sequence[tuple[str, tuple[Any, ...]]]]) -> None:
+        self._parts = [p for p in parts if p]
+        starts, total = [], 0
+        for p in self._parts:
+            starts.append(total)
+            total += len(p)
+        self._starts, self._len = starts, total
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError("no legal move of that index")
+        if len(self._parts) == 1:
+            return self._parts[0][i]
+        k = bisect.bisect_right(self._starts, i) - 1
+        return self._parts[k][i - self._starts[k]]
+
+    def __iter__(self) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        return chain.from_iterable(self._parts)
 
 
 # ------------------------------------------------------------------ moving on
