@@ -224,7 +224,7 @@ def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: M
 
 
 def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
-               match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+               match: Matcher, known: dict[Any, dict[Any, tuple[int, ...]]] | None = None
                ) -> Iterator[tuple[str, str, Cell, int]]:
     """Every (card, face, cell, rotation) that fits, in a stable order (that of
     `placement_groups`: each group's rotations, each with every cell of the group)."""
@@ -235,7 +235,7 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
 
 
 def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
-                     match: Matcher, known: dict[Any, tuple[int, ...]] | None = None
+                     match: Matcher, known: dict[Any, dict[Any, tuple[int, ...]]] | None = None
                      ) -> Iterator[tuple[str, str, tuple[int, ...], list[Cell]]]:
     """The placements that fit, as (card, face, rotations, cells): each of the rotations
     fits at each of the cells. Whoever lists them all makes them without a generator
@@ -243,21 +243,25 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
-    that fit a pattern from one call to the next (for this catalogue and matcher only:
-    the same patterns come back turn after turn). A group's cells are not to be changed.
+    that fit a pattern from one call to the next, by (card, face), then by pattern (for
+    this catalogue and matcher only: the same patterns come back turn after turn). A
+    group's cells are not to be changed.
     """
     groups = frontier.groups()
-    rotations = catalogue.lattice.rotations
+    rotations = range(catalogue.lattice.rotations)
     for card in cards:
         for face in catalogue.card_faces[card]:
-            info = catalogue.faces[(card, face)]
+            fits = known.get((card, face)) if known is not None else None
+            if fits is None:
+                fits = {}
+                if known is not None:
+                    known[(card, face)] = fits
             for need, cells in groups.items():
-                fit = known.get((card, face, need)) if known is not None else None
+                fit = fits.get(need)
                 if fit is None:
-                    fit = tuple(r for r in range(rotations)
-                                if fits_labels(info.rotated[r], need, match))
-                    if known is not None:
-                        known[(card, face, need)] = fit
+                    rotated = catalogue.faces[(card, face)].rotated
+                    fit = fits[need] = tuple(r for r in rotations
+                                             if fits_labels(rotated[r], need, match))
                 if fit:
                     yield card, face, fit, cells
 
