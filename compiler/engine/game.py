@@ -162,6 +162,9 @@ class Game:
         self.step_index = {s.id: i for i, s in enumerate(self.steps)}
         # Each step's own actions as the turn offers them, made once (turns._step_offers).
         self.step_offers: dict[int, list[Any]] = {}
+        # The attributes reset at the end of every turn: of areas, of players, of the game
+        # (found on the first turn's end, turns._turn_resets).
+        self.turn_resets: tuple[frozenset[str], frozenset[str], tuple[str, ...]] | None = None
         # Who sits where: by default the first seats declared; a table may seat
         # any of them, in playing order (`seating`, by seat id).
         if seating:

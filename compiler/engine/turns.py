@@ -132,7 +132,8 @@ def _resolve(st: State, v: Any) -> Any:
     return from_ref(st, v)
 
 
-def _listed(game: Game, st: State, listing: Listing) -> Iterator[None]:
+def _listed(game: Game, st: State, listing: Listing,
+            offers: list[tuple[CompiledAction, int, dict[str, Any]]]) -> Iterator[None]:
     """Put every legal move into `listing`, in order: into its `_sources`, as (action,
     values sorted by name) -> the source it was found legal in first (a move's own form:
     listing moves needs it, and the duplicates are found by it, so it is made once), or,
@@ -142,7 +143,7 @@ def _listed(game: Game, st: State, listing: Listing) -> Iterator[None]:
     env = None
     sources, runs = listing._sources, listing._runs
     listed: set[str] = set()  # the actions offered so far (by the step, or a grant)
-    for action, source, fixed in offered(game, st):
+    for action, source, fixed in offers:
         aid = action.id
         if env is None:  # one for every action listed here
             env = listing_env(game, st)
@@ -185,14 +186,17 @@ class Listing:
 
     __slots__ = ("_rest", "_sources", "_runs", "_all")
 
-    def __init__(self, game: Game, st: State) -> None:
+    def __init__(self, game: Game, st: State,
+                 offers: list[tuple[CompiledAction, int, dict[str, Any]]] | None = None) -> None:
+        """`offers`: what `offered` gives for `st`, if the caller has it already."""
         # (action, values sorted by name) -> where it was found legal first, in order found
         self._sources: dict[tuple[str, tuple[Any, ...]], int] = {}
         # Tile placements, each run whole: (how many of `_sources` were found before it,
         # action, placements, source)
         self._runs: list[tuple[int, str, Placements, int]] = []
         self._all: Keys | None = None
-        self._rest: Iterator[None] | None = _listed(game, st, self)
+        self._rest: Iterator[None] | None = _listed(
+            game, st, self, offered(game, st) if offers is None else offers)
 
     def any(self) -> bool:
         """Whether anything is legal (finding the first moves, if none was found yet)."""
@@ -323,9 +327,11 @@ def advance(env: Env) -> Listing | None:
         _drop_lost_grants(st)
         if st.turn.groups and simultaneous.settle_groups(env):
             continue  # the last of the choices made together: what follows them ran
-        listing = Listing(game, st)
-        if listing.any():
-            return listing
+        offers = offered(game, st)
+        if offers:  # (most steps, once taken, offer nothing: no listing is made for them)
+            listing = Listing(game, st, offers)
+            if listing.any():
+                return listing
         lapsed = tuple(g for g in st.turn.grants if g.must and
                        _holder(g, st) == st.turn.actor)
         if lapsed:  # a compulsory choice with nothing legal to choose lapses
@@ -515,16 +521,20 @@ def _turn_resets(env: Env) -> object | None:
     """What is reset each turn."""
     game = env.game
     st = env.state
-    resets = {a.name for k in game.area_kinds for a in k.attributes if a.reset_each_turn}
+    names = game.turn_resets
+    if names is None:  # the attributes declared to reset: the same every turn
+        names = game.turn_resets = (
+            frozenset(a.name for k in game.area_kinds for a in k.attributes if a.reset_each_turn),
+            frozenset(a.name for a in game.player_attrs.values() if a.reset_each_turn),
+            tuple(a.name for a in game.turn_rules.game_attrs.values() if a.reset_each_turn))
+    resets, player_resets, game_resets = names
     if resets:
         for root, attrs in list(st.area_attrs.items()):
             if resets & attrs.keys():
                 st.area_attrs[root] = {k: v for k, v in attrs.items() if k not in resets}
-    player_resets = {a.name for a in game.player_attrs.values() if a.reset_each_turn}
     if player_resets:
         st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
                            for d in st.player_attrs]
-    game_resets = [a.name for a in game.turn_rules.game_attrs.values() if a.reset_each_turn]
     if game_resets and any(k in st.game_attrs for k in game_resets):
         st.game_attrs = {k: v for k, v in st.game_attrs.items() if k not in game_resets}
     return None
