@@ -86,6 +86,8 @@ class CompiledAction:
     # their order is free there; the one that last refused one is asked first (see
     # `forbidden`). Checking a move keeps the declared order (its ruling lists them).
     listing_forbids: dict[str, list[CompiledForbid]] = field(default_factory=dict)
+    # ... and whether any of them names the piece arriving (`forbid K p entering s`)
+    piece_read: dict[str, bool] = field(default_factory=dict)
     # For each parameter, an attribute gate or None (see `_attr_gate`).
     gates: list[tuple[str, Fn] | None] = field(default_factory=list)
 
@@ -315,12 +317,10 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
             pid = arrival.piece(env)
             if pid not in st.pieces:
                 continue
-            kind, owner, phantom = st.pieces[pid].kind, st.pieces[pid].owner, None
+            kind, phantom = st.pieces[pid].kind, None
         else:
             kind = arrival.kind or ""
-            owner = arrival.owner(env) if arrival.owner else env.me
-            pid = phantom = -1
-            st.gone[pid] = Piece(pid, kind, owner, site[0], site[1])
+            pid, phantom = -1, None
         concern = action.forbids_by_kind.get(kind)
         if concern is None:
             concern = action.forbids_by_kind[kind] = [
@@ -328,6 +328,13 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 if (f.decl.kind == "piece" or game.is_a(kind, f.decl.kind))
                 and (not f.actions or action.id in f.actions)]
             action.listing_forbids[kind] = list(concern)
+            action.piece_read[kind] = any(f.decl.piece_var for f in concern)
+        if arrival.piece is None and (action.piece_read[kind] or not first_only):
+            # The piece to come, for the prohibitions that name it (and for a check's
+            # reasons); listing asks the others without it.
+            owner = arrival.owner(env) if arrival.owner else env.me
+            phantom = -1
+            st.gone[pid] = Piece(pid, kind, owner, site[0], site[1])
         if first_only:
             concern = action.listing_forbids[kind]
         try:
