@@ -149,8 +149,8 @@ class ListedMoves(Sequence[Move]):
     def __init__(self, keys: Iterable[tuple[str, tuple[tuple[str, Any], ...]]],
                  passing: bool) -> None:
         # a listing's `Keys` is read where asked, not copied: a run of tile placements
-        # then makes only the key drawn
-        self._keys = keys if isinstance(keys, Sequence) else list(keys)
+        # then makes only the key drawn (asked of the type: an ABC's isinstance is slow)
+        self._keys = keys if hasattr(type(keys), "__getitem__") else list(keys)
         self._passing = passing and bool(self._keys)  # nothing to decline when nothing is legal
 
     def __len__(self) -> int:

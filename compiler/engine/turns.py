@@ -132,16 +132,18 @@ def _resolve(st: State, v: Any) -> Any:
     return from_ref(st, v)
 
 
-def _listed(game: Game, st: State, listing: Listing,
+def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], int],
+            runs: list[tuple[int, str, Placements, int]],
             offers: list[tuple[CompiledAction, int, dict[str, Any]]]) -> Iterator[None]:
-    """Put every legal move into `listing`, in order: into its `_sources`, as (action,
-    values sorted by name) -> the source it was found legal in first (a move's own form:
-    listing moves needs it, and the duplicates are found by it, so it is made once), or,
-    for tile placements (`Placements`: their keys are made only when asked for, and no two
-    are the same), into its `_runs` whole. Pausing after each batch of candidates, so
-    whoever needs only the first move stops there."""
+    """Put every legal move of `offers` into `sources`, in order, as (action, values sorted
+    by name) -> the source it was found legal in first (a move's own form: listing moves
+    needs it, and the duplicates are found by it, so it is made once), or, for tile
+    placements (`Placements`: their keys are made only when asked for, and no two are the
+    same), into `runs` whole (see `Listing`). Pausing after each batch of candidates, so
+    whoever needs only the first move stops there. (Given the listing's containers, not
+    the listing: a generator holding its listing would keep both alive until the
+    collector found the cycle.)"""
     env = None
-    sources, runs = listing._sources, listing._runs
     listed: set[str] = set()  # the actions offered so far (by the step, or a grant)
     for action, source, fixed in offers:
         aid = action.id
@@ -152,9 +154,9 @@ def _listed(game: Game, st: State, listing: Listing,
         for batch in candidate_batches(game, st, action, fixed, env):
             if again:
                 for items in batch:
-                    if listing.found(aid, items) is None:
+                    if _found(sources, runs, aid, items) is None:
                         sources[(aid, items)] = source
-            elif isinstance(batch, Placements):
+            elif type(batch) is Placements:  # (not isinstance: an ABC's check is slow)
                 if batch:
                     runs.append((len(sources), aid, batch, source))
             else:  # no move of this action is listed yet: all of them at once
@@ -196,7 +198,7 @@ class Listing:
         self._runs: list[tuple[int, str, Placements, int]] = []
         self._all: Keys | None = None
         self._rest: Iterator[None] | None = _listed(
-            game, st, self, offered(game, st) if offers is None else offers)
+            game, st, self._sources, self._runs, offered(game, st) if offers is None else offers)
 
     def any(self) -> bool:
         """Whether anything is legal (finding the first moves, if none was found yet)."""
@@ -229,22 +231,25 @@ class Listing:
                 self._all = Keys(parts)
         return self._all
 
-    def found(self, action: str, items: tuple[Any, ...]) -> int | None:
-        """The source of the move if it was found so far (see `source`)."""
-        src = self._sources.get((action, items))
-        if src is None:
-            for _, aid, run, source in self._runs:
-                if aid == action and items in run:
-                    return source
-        return src
-
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
         first: the step, its `also` list or a grant (see `offered`). None if it was not, or
         if the listing is not complete: completing it costs more than checking one move."""
         if self._rest is not None:
             return None
-        return self.found(action, items)
+        return _found(self._sources, self._runs, action, items)
+
+
+def _found(sources: dict[tuple[str, tuple[Any, ...]], int],
+           runs: list[tuple[int, str, Placements, int]], action: str, items: tuple[Any, ...]
+           ) -> int | None:
+    """The source of a move among those listed so far (see `Listing.source`)."""
+    src = sources.get((action, items))
+    if src is None:
+        for _, aid, run, source in runs:
+            if aid == action and items in run:
+                return source
+    return src
 
 
 class _Tagged(Sequence[tuple[str, tuple[Any, ...]]]):
