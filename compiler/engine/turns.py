@@ -186,7 +186,7 @@ class Listing:
     tile placements only as their groups (`Placements`).
     """
 
-    __slots__ = ("_rest", "_sources", "_runs", "_all")
+    __slots__ = ("_rest", "_sources", "_runs")
 
     def __init__(self, game: Game, st: State,
                  offers: list[tuple[CompiledAction, int, dict[str, Any]]] | None = None) -> None:
@@ -196,7 +196,6 @@ class Listing:
         # Tile placements, each run whole: (how many of `_sources` were found before it,
         # action, placements, source)
         self._runs: list[tuple[int, str, Placements, int]] = []
-        self._all: Keys | None = None
         self._rest: Iterator[None] | None = _listed(
             game, st, self._sources, self._runs, offered(game, st) if offers is None else offers)
 
@@ -208,28 +207,26 @@ class Listing:
                 return False
         return True
 
-    def all(self) -> Keys:
-        """Every legal move as (action, values sorted by name), in the order found."""
+    def all(self) -> Sequence[tuple[str, tuple[Any, ...]]]:
+        """Every legal move as (action, values sorted by name), in the order found (a new
+        list, or `Keys` where tile placements were listed)."""
         if self._rest is not None:
             for _ in self._rest:
                 pass
             self._rest = None
-        if self._all is None:
-            if not self._runs:
-                self._all = Keys([list(self._sources)])
-            else:
-                found = list(self._sources)
-                parts: list[Sequence[tuple[str, tuple[Any, ...]]]] = []
-                at = 0
-                for before, aid, run, _ in self._runs:
-                    if before > at:
-                        parts.append(found[at:before])
-                    parts.append(_Tagged(aid, run))
-                    at = before
-                if at < len(found):
-                    parts.append(found[at:])
-                self._all = Keys(parts)
-        return self._all
+        found = list(self._sources)
+        if not self._runs:
+            return found
+        parts: list[Sequence[tuple[str, tuple[Any, ...]]]] = []
+        at = 0
+        for before, aid, run, _ in self._runs:
+            if before > at:
+                parts.append(found[at:before])
+            parts.append(_Tagged(aid, run))
+            at = before
+        if at < len(found):
+            parts.append(found[at:])
+        return Keys(parts)
 
     def source(self, action: str, items: tuple[Any, ...]) -> int | None:
         """Where the move (`action` with `items`, its values sorted by name) was found legal
