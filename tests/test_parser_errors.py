@@ -58,12 +58,31 @@ def test_a_well_formed_minimal_ruleset_loads(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- syntax
 
 
-def test_missing_closing_brace_is_reported_at_the_end_of_the_file() -> None:
-    d = syntax_error('chapter c "C" {\n  rule r "R" {\n    text "x"\n')
+def test_a_missing_closing_brace_names_the_block_left_open_and_where() -> None:
+    d = syntax_error('chapter c "C" {\n  rule r "R" {\n    text "x"\n  }\n')
     assert d.code == "syntax"
-    assert "missing `}`" in d.message
-    assert d.line == 3
-    assert "the end of the file" in d.message
+    assert (d.line, d.column) == (1, 15)  # the chapter's `{`: the rule's was closed
+    assert d.message == 'this `{` is never closed: the file ends inside `chapter c "C" {`'
+    assert "}" in (d.hint or "")
+
+
+def test_braces_in_strings_and_comments_do_not_count() -> None:
+    d = syntax_error('chapter c "C" {  # a { in a comment\n  text "a } in a string"\n')
+    assert (d.line, d.column) == (1, 15)
+
+
+def test_an_unclosed_string_says_so_where_it_opens() -> None:
+    d = syntax_error('chapter c "C" {\n  text "hello\n}\n')
+    assert (d.line, d.column) == (2, 8)
+    assert d.message == 'this string is never closed: the line ends before its closing `"`'
+
+
+def test_a_word_the_lexer_cut_is_shown_whole_with_what_it_may_mean() -> None:
+    d = syntax_error('chapter c "C" {\n  rule r "R" {\n    player attribute lucky: boolean\n'
+                     '  }\n}\n')
+    assert d.message.startswith("unexpected `boolean`")
+    assert (d.column, d.end_column) == (29, 36)  # under the whole word, not `ean`
+    assert d.hint == "did you mean `bool`?"
 
 
 def test_unexpected_word_names_what_was_expected_in_words() -> None:

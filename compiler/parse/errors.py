@@ -39,10 +39,6 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
         'chapter c "C" { rule r { } }',
         'chapter c "C" { rule { } }',
     ],
-    "missing `}`: a block was opened and not closed": [
-        'chapter c "C" { rule r "R" { text "x" ',
-        'chapter c "C" {',
-    ],
     "text must be a quoted string": [
         'chapter c "C" { text hello }',
         'chapter c "C" { rule r "R" { text hello } }',
@@ -107,6 +103,18 @@ def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str
     hint = None
     width = 1
 
+    ends = isinstance(error, UnexpectedEOF) or (
+        isinstance(error, UnexpectedToken) and error.token.type == "$END")
+    unclosed = _unclosed_brace(text) if ends else None
+    if unclosed is not None:  # say which block the file ends inside, and point at its `{`
+        line, column = unclosed
+        source_line = lines[line - 1]
+        opened = shown(source_line[:column].strip(), 60)  # up to its `{`, comments aside
+        return Diagnostic(file=file, line=line, column=column, end_column=column + 1,
+                          code="syntax",
+                          message=f"this `{{` is never closed: the file ends inside `{opened}`",
+                          hint="add the `}` that ends this block (check the blocks inside it "
+                               "too: each `{` needs its `}`)", source_line=source_line)
     if isinstance(error, UnexpectedToken):
         token = error.token
         expected = set(error.accepts or error.expected)
@@ -116,14 +124,29 @@ def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str
             source_line = lines[-1] if lines else ""
             column = len(source_line) + 1
         else:
-            seen = f"`{shown(str(token))}`"
-            width = len(str(token))
-            if token.type == "NAME" and len(token) <= 100:
-                hint = did_you_mean(str(token), _keywords(parser, expected))
+            word, start = _whole_word(text, token.start_pos, str(token))
+            seen = f"`{shown(word)}`"
+            width = min(len(word), WIDEST_CARET)
+            column -= token.start_pos - start
+            if word != str(token) or token.type == "NAME" and len(token) <= 100:
+                hint = did_you_mean(word, _keywords(parser, expected) if word == str(token)
+                                    else _all_words(parser))
         what = _words(parser, expected)
         message = f"unexpected {seen}; expected {_join(what)}"
+        if token.type != "$END" and seen != f"`{shown(str(token))}`":
+            # What was expected followed the word's first letters, which the lexer took
+            # for a word of the language: of no use to the author.
+            message = f"unexpected {seen}: no word of the language here"
     elif isinstance(error, UnexpectedCharacters):
         ch = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        rest = text[error.pos_in_stream + 1:].split("\n", 1)[0]
+        if ch == '"' and '"' not in rest:
+            return Diagnostic(file=file, line=line, column=column, end_column=column + 1,
+                              code="syntax", message="this string is never closed: the line "
+                                                     "ends before its closing `\"`",
+                              hint='close it on the same line ("..."), or write text over '
+                                   'several lines between three quotes ("""...""")',
+                              source_line=source_line)
         message = f"unexpected character `{shown(ch)}`"
         allowed = _words(parser, set(error.allowed or ()))
         if allowed:
@@ -142,6 +165,59 @@ def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str
         message = f"{sentence} ({message})"
     return Diagnostic(file=file, line=line, column=column, end_column=column + width,
                       code="syntax", message=message, hint=hint, source_line=source_line)
+
+
+# A caret under a long token stops here: it marks where, the message says what.
+WIDEST_CARET = 40
+
+
+def _whole_word(text: str, start: int, token: str) -> tuple[str, int]:
+    """The word a token was cut from, and where it starts: the lexer takes `bool` from
+    `boolean` and leaves `ean`, which no author wrote."""
+    if not token[:1].isalnum() and token[:1] != "_":
+        return token, start
+    first = start
+    while first > 0 and (text[first - 1].isalnum() or text[first - 1] == "_"):
+        first -= 1
+    last = start + len(token)
+    while last < len(text) and (text[last].isalnum() or text[last] == "_"):
+        last += 1
+    return text[first:last], first
+
+
+def _all_words(parser: Lark) -> list[str]:
+    """Every word of the language, types included: what a cut-up word may have meant."""
+    return _keywords(parser, {t.name for t in parser.terminals}) + ["player", "bool", "int"]
+
+
+def _unclosed_brace(text: str) -> tuple[int, int] | None:
+    """The line and column of the last `{` left open at the end of `text` (strings and
+    comments skipped), or None when every brace is closed."""
+    opened: list[tuple[int, int]] = []
+    line, column, i = 1, 1, 0
+    while i < len(text):
+        ch = text[i]
+        if text.startswith('"""', i):
+            end = text.find('"""', i + 3)
+            end = len(text) if end < 0 else end + 3
+        elif ch == '"':
+            end = i + 1
+            while end < len(text) and text[end] not in '"\n':
+                end += 2 if text[end] == "\\" else 1
+            end = min(end + 1, len(text))
+        elif ch == "#":
+            end = text.find("\n", i)
+            end = len(text) if end < 0 else end
+        else:
+            if ch == "{":
+                opened.append((line, column))
+            elif ch == "}" and opened:
+                opened.pop()
+            end = i + 1
+        for c in text[i:end]:
+            line, column = (line + 1, 1) if c == "\n" else (line, column + 1)
+        i = end
+    return opened[-1] if opened else None
 
 
 def _join(items: list[str]) -> str:
