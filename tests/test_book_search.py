@@ -62,6 +62,7 @@ def test_the_index_holds_prose_and_not_the_engines_readings(site: Path) -> None:
     assert not [d["location"] for d in docs if "As the engine reads it" in d["text"]]
     assert not [d["location"] for d in docs if "<svg" in d["text"] or "give count(" in d["text"]]
     assert not [d["location"] for d in docs if "Referenced by:" in d["text"]]
+    assert not [d["location"] for d in docs if "What happens" in d["text"]]
     emissary = [d for d in docs if d["location"] == "trian-deluxe/actions/#actions-emissary"]
     assert emissary and "emissary" in emissary[0]["text"]
 

@@ -59,10 +59,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 # What a reader searching the rules does not want in a result: the engine's reading of a
 # rule, a diagram's labels and code listings, which the prose around them already names, and
-# the lines of links under a rule or atop an example ("Referenced by: §7.3", "✓ Verified").
+# the lines of links under a rule or atop an example ("Referenced by: §7.3", "✓ Verified"),
+# and the step-by-step table of what follows an example's move (its prose says it in brief).
 # Material's search plugin skips any element carrying data-search-exclude.
-_UNSEARCHED = re.compile(
-    r'<(details class="abstract"|svg|pre|div class="rule-meta"|span class="verified")(?=[\s>])')
+_UNSEARCHED = re.compile(r'<(details class="abstract"|svg|pre|div class="rule-meta"'
+                         r'|span class="verified"|div class="effects")(?=[\s>])')
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:

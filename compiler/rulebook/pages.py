@@ -470,11 +470,12 @@ class RulesetPages:
     def effects_table(self, effects: list[tuple[str, list[str]]]) -> list[str]:
         """What follows from a move, each line with the rule it applies (and the rules of
         the definitions that decided it)."""
-        lines = ["| | What happens | Rule |", "|---:|---|---|"]
+        lines = ['<div class="effects" markdown>', "", "| | What happens | Rule |",
+                 "|---:|---|---|"]
         for i, (text, rules) in enumerate(effects, 1):
             link = ", ".join(self.ix.rule_link(r) for r in rules if r in self.ix.rules)
             lines.append(f"| {i} | {html.escape(text)} | {link} |")
-        return lines + [""]
+        return lines + ["", "</div>", ""]
 
     def expectation(self, f: m.PositionFact) -> str:
         g = self.game
