@@ -187,3 +187,4 @@ def test_a_space_station_on_a_partners_research_station_reads_back(teams: Rules)
     assert from_state(back.rules, back.state) == saved
     assert [(p.kind, back.game.seat_id(p.owner)) for p in back.state.pieces.values()] == [
         ("emissary", "quuylto"), ("station", "quuylto"), ("base", "khaarquar")]
+

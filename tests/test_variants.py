@@ -257,3 +257,15 @@ def test_remove_every_example_clears_the_inherited_ones(tmp_path: Path) -> None:
     rs = variant(tmp_path, HEADER + "remove every example\n")
     assert rs.examples == []
     assert sum(1 for c in rs.changes if c.op == "removed" and c.kind == "example") == 42
+
+
+def test_giving_an_area_what_no_area_holds_is_caught_by_check(tmp_path) -> None:
+    """Points given to a nebula went nowhere until an example happened to run it."""
+    [msg] = errors(tmp_path, HEADER + '''
+        add to rule areas.minerals {
+            when nebula a closes {
+                give 1 points to a
+            }
+        }
+    ''')
+    assert "no kind of area holds `points`, so an area can be given none" in msg

@@ -441,6 +441,17 @@ class TypeChecker(ZoneTypes, SimultaneousTypes):
                 t = self.expr(holder, scope)
                 if t == "tile" and s.resource in self.sy.tile_holds:
                     continue
+                if t == "area" and not s.kind_var and s.resource not in self.sy.area_holds \
+                        and s.resource not in self.sy.of("piece"):
+                    held = sorted(self.sy.area_holds)
+                    self.report(holder.loc, "type",
+                                f"no kind of area holds `{s.resource}`, so an area can be "
+                                f"given none",
+                                hint=(f"areas hold {', '.join(f'`{r}`' for r in held)}; "
+                                      if held else "no area holds anything; ")
+                                + "an area kind holds a resource when it says "
+                                  f"`holds {s.resource}`")
+                    continue
                 if t not in ("player", "area", "holder", "any"):
                     self.report(holder.loc, "type",
                                 f"resources are held by players, areas or the pool, not {words(t)}",
