@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -590,6 +591,7 @@ class RulesetPages:
                           '<div markdown>', "", f"**{base.label}**", "",
                           (bix.prose(old.text) if old and old.text else "*(no text)*"), "",
                           "</div>", "", "</div>", ""]
+                lines += self._readings_compared(new, old)
         if rules["added"]:
             lines += ["## Rules added { #added }", ""]
             for c in rules["added"]:
@@ -611,6 +613,28 @@ class RulesetPages:
                 lines.append(f"| {c.op} | {self._kind_words(c.kind)} | {self._change_link(c)} |")
             lines.append("")
         return self._page("changes.md", f"What changes: {self.label}", lines)
+
+    def _readings_compared(self, new: m.Rule, old: m.Rule | None) -> list[str]:
+        """What the engine reads in a replaced rule beside what it read in the base's, when
+        they differ: a rule may change only there, its text the same."""
+        assert self.base_formal is not None
+        here = self._reading(self.formal, new)
+        there = self._reading(self.base_formal, old) if old is not None else []
+        unlinked = re.compile(r"\]\([^)]*\)")
+        if [unlinked.sub("]", x) for x in here] == [unlinked.sub("]", x) for x in there]:
+            return []
+        same = bool(old) and new.text == old.text
+        lead = ("The text is the same; what changes is what the engine reads:" if same
+                else "What the engine reads:")
+        return [lead, "", '<div class="compare" markdown>', "",
+                '<div markdown>', "", f"**{self.label}**", "", *(here or ["*(nothing)*"]), "",
+                "</div>", "", '<div markdown>', "", f"**{self.base.label if self.base else ''}**",
+                "", *(there or ["*(nothing)*"]), "", "</div>", "", "</div>", ""]
+
+    @staticmethod
+    def _reading(formal: Formal, rule: m.Rule) -> list[str]:
+        return [line for d in rule.decls if not isinstance(d, (m.Look, m.CardLook))
+                for line in [*formal.decl(d, rule), ""]]
 
     @staticmethod
     def _kind_words(kind: str) -> str:
