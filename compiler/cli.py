@@ -317,6 +317,14 @@ def diff_command(a: Annotated[str, typer.Argument(help="The ruleset to compare f
                     colour = "green" if line.startswith("+") else "red" \
                         if line.startswith("-") else "dim"
                     out.print(f"      [{colour}]{escape(line)}[/{colour}]", markup=True)
+            if d.reading_diff:
+                out.print("      [dim]as the engine reads it:[/dim]")
+                for line in d.reading_diff[2:]:
+                    if line.startswith("@@"):
+                        continue
+                    colour = "green" if line.startswith("+") else "red" \
+                        if line.startswith("-") else "dim"
+                    out.print(f"      [{colour}]{escape(line)}[/{colour}]", markup=True)
 
 
 @app.command()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compiler.ir import model as m
+from compiler.ir.english import declaration_readings
 
 IGNORED = {"loc", "number", "type", "written"}
 
@@ -25,6 +26,8 @@ class Difference:
     title: str = ""
     text_diff: list[str] = field(default_factory=list)
     declarations_changed: bool = False
+    # How the engine's reading changed, line by line in English (a unified diff).
+    reading_diff: list[str] = field(default_factory=list)
 
 
 def _content(node: Any) -> Any:
@@ -80,5 +83,15 @@ def diff(a: m.Ruleset, b: m.Ruleset) -> list[Difference]:
                 fromfile=f"{a.id}", tofile=f"{b.id}", lineterm="", n=1))
             decls = kind in ("rule", "chapter") and \
                 _content(getattr(x, "decls", [])) != _content(getattr(y, "decls", []))
-            out.append(Difference(kind, ident, "changed", getattr(y, "title", ""), lines, decls))
+            read = list(difflib.unified_diff(
+                _reading(a, x), _reading(b, y), fromfile=a.id, tofile=b.id, lineterm="",
+                n=1)) if decls else []
+            out.append(Difference(kind, ident, "changed", getattr(y, "title", ""), lines, decls,
+                                  read))
     return out
+
+
+def _reading(rs: m.Ruleset, item: Any) -> list[str]:
+    """A rule's or chapter's own declarations in English, one part a line."""
+    return [f"{label.split(' ', 1)[1]}: {text}"
+            for label, text in declaration_readings(rs, getattr(item, "decls", []))]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.ir.english import English, Vocabulary
+from compiler.ir.english import declaration_readings
 from compiler.ir import model as m
 from compiler.load import REPO_ROOT, load_ruleset, ruleset_dirs
 
@@ -29,31 +29,9 @@ def test_no_game_words_in_the_compiler(path: Path) -> None:
 
 
 def english_readings(ruleset: m.Ruleset) -> list[tuple[str, str]]:
-    """Every condition, choice and effect of every declaration, read in English.
-
-    Each reading comes with a label saying whose it is (the rule, the declaration and
-    the part), so that `tests/test_snapshots.py` can keep them as a readable list.
-    """
-    en = English(Vocabulary.of(ruleset))
-    out: list[tuple[str, str]] = []
-    ordinal: dict[tuple[str | None, str], int] = {}
-    for d in ruleset.all_decls():
-        key = (d.rule, d.decl)
-        ordinal[key] = ordinal.get(key, 0) + 1
-        who = f"{d.rule} {d.decl} {getattr(d, 'id', None) or ordinal[key]}"
-        if isinstance(d, m.Action):
-            out += [(f"{who} choice {p.name}", en.collection(p.domain)) for p in d.params]
-            out += [(f"{who} requires", en(r.cond)) for r in d.requires]
-            out += [(f"{who} effect", t) for t in en.block(d.effects)]
-        elif isinstance(d, m.Forbid):
-            out.append((f"{who} when", en(d.cond)))
-        elif isinstance(d, m.Trigger):
-            out += [(f"{who} effect", t) for t in en.block(d.body)]
-            if d.where is not None:
-                out.append((f"{who} where", en(d.where)))
-        elif isinstance(d, m.Define):
-            out.append((f"{who} is", en(d.expr)))
-    return out
+    """Every declaration read in English, labelled (compiler/ir/english.py), so that
+    `tests/test_snapshots.py` can keep them as a readable list."""
+    return declaration_readings(ruleset)
 
 
 @pytest.mark.parametrize("name", sorted(ruleset_dirs()))

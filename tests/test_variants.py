@@ -301,3 +301,29 @@ replace rule areas.points.nebula "A nebula: 1 point per tile" {
     assert "p receives 2 × the number of tiles in a victory points" in here
     assert "if there are no leaders in a: the player who closed it receives" in there
     assert "p receives the number of tiles in a victory points" in there
+
+
+def test_rulebook_diff_says_how_the_engines_reading_changed(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+    from compiler.cli import app
+    folder = tmp_path / "my_variant"
+    folder.mkdir()
+    (folder / "v.rules").write_text(HEADER + '''
+replace rule areas.points.nebula "A nebula: 1 point per tile" {
+    text """
+    Each leader scores 1 point for every tile in the nebula.
+    """
+    when nebula a closes, at step check {
+        for each p in leaders(a) {
+            give 2 * count(tiles in a) points to p
+        }
+    }
+}
+''')
+    result = CliRunner().invoke(app, ["diff", "trian_deluxe", str(folder)])
+    assert result.exit_code == 0
+    said = " ".join(result.output.split())
+    assert "as the engine reads it:" in said
+    assert ("+trigger 1 effect: for each p of the leaders in a: p receives 2 × the number of "
+            "tiles in a victory points") in said
+    assert "-trigger 1 effect: if there are no leaders in a: the player who closed it" in said

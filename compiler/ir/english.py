@@ -809,3 +809,30 @@ def _same_attr(a: Any, b: n.Attr) -> bool:
     """Whether `a` reads the same attribute of the same name as `b` (`x.f` in `set x.f to not x.f`)."""
     return isinstance(a, n.Attr) and a.name == b.name and isinstance(a.obj, n.Name) and \
         isinstance(b.obj, n.Name) and a.obj.id == b.obj.id
+
+
+def declaration_readings(ruleset: m.Ruleset, decls: list[Any] | None = None
+                         ) -> list[tuple[str, str]]:
+    """Every condition, choice and effect of each declaration (every one of the ruleset's, by
+    default), read in English, each with a label saying whose it is (the rule, the
+    declaration and the part): what `rulebook diff` compares, and the tests keep."""
+    en = English(Vocabulary.of(ruleset))
+    out: list[tuple[str, str]] = []
+    ordinal: dict[tuple[str | None, str], int] = {}
+    for d in ruleset.all_decls() if decls is None else decls:
+        key = (d.rule, d.decl)
+        ordinal[key] = ordinal.get(key, 0) + 1
+        who = f"{d.rule} {d.decl} {getattr(d, 'id', None) or ordinal[key]}"
+        if isinstance(d, m.Action):
+            out += [(f"{who} choice {p.name}", en.collection(p.domain)) for p in d.params]
+            out += [(f"{who} requires", en(r.cond)) for r in d.requires]
+            out += [(f"{who} effect", t) for t in en.block(d.effects)]
+        elif isinstance(d, m.Forbid):
+            out.append((f"{who} when", en(d.cond)))
+        elif isinstance(d, m.Trigger):
+            out += [(f"{who} effect", t) for t in en.block(d.body)]
+            if d.where is not None:
+                out.append((f"{who} where", en(d.where)))
+        elif isinstance(d, m.Define):
+            out.append((f"{who} is", en(d.expr)))
+    return out
