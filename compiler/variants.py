@@ -284,6 +284,13 @@ class VariantBuilder:
         if holder is None:
             self._missing(edit, edit.kind, target, "add to")
             return
+        if edit.text:  # a paragraph after the base's own: the rule now reads differently
+            if edit.kind not in ("rule", "chapter"):
+                self._error(edit.loc, "structure", "text is added to a rule or a chapter")
+            else:
+                holder.text = f"{holder.text.rstrip()}\n\n{edit.text}".strip()
+                if edit.kind == "rule":
+                    self._note("replaced", "rule", target, edit.loc)
         for item in edit.items:
             if isinstance(item, m.Rule):
                 if item.id in self._rules():

@@ -327,3 +327,20 @@ replace rule areas.points.nebula "A nebula: 1 point per tile" {
     assert ("+trigger 1 effect: for each p of the leaders in a: p receives 2 × the number of "
             "tiles in a victory points") in said
     assert "-trigger 1 effect: if there are no leaders in a: the player who closed it" in said
+
+
+def test_add_to_rule_may_add_a_paragraph_of_prose(tmp_path: Path) -> None:
+    """A variant says what its new declaration means, under the base's own text, without
+    copying the rule."""
+    rs = variant(tmp_path, HEADER + '''
+        add to rule areas.minerals {
+            text "In this variant the closer also takes one mineral from the pool."
+            when nebula a closes, at step check after areas.minerals {
+                give 1 mineral to closer
+            }
+        }
+    ''')
+    rule = rs.rule_index()["areas.minerals"]
+    assert rule.text.startswith("A nebula that closes receives mineral markers")
+    assert rule.text.endswith("In this variant the closer also takes one mineral from the pool.")
+    assert ("replaced", "rule", "areas.minerals") in [(c.op, c.kind, c.id) for c in rs.changes]

@@ -453,9 +453,6 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
         if d.after is not None and d.after not in self.sy.rules:
             self.report(d.loc, "unknown-name", f"`after {d.after}` names an unknown rule",
                         hint=self.rule_hint(d.after))
-        elif d.after is not None and d.after == d.rule:
-            self.report(d.loc, "order", f"a trigger of rule `{d.rule}` cannot run after its own "
-                        "rule's triggers", hint="name the rule whose triggers must run first")
         if d.where is not None:
             self.types.expect(d.where, scope, "bool", "the condition after `where`")
         self.types.stmts(d.body, scope)

@@ -498,6 +498,7 @@ class Edit(Node):
     ids: list[str] = []
     item: Any = None          # the replacing item, for `replace`
     items: list[Any] = []     # what is added, for `add to`
+    text: str = ""            # prose added after a rule's or chapter's own, for `add to`
 
 
 class Change(BaseModel):

@@ -140,7 +140,9 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
         return m.Edit(op="remove", kind=c[0], ids=[str(x) for x in c[1:]], loc=self._loc(meta))
 
     def add_to(self, meta: Meta, c: list[Any]) -> m.Edit:
-        return m.Edit(op="add_to", kind=c[0], ids=[str(c[1])], items=list(c[2:]),
+        prose = "\n\n".join(i.value for i in c[2:] if isinstance(i, _Tagged) and i.tag == "text")
+        return m.Edit(op="add_to", kind=c[0], ids=[str(c[1])], text=prose,
+                      items=[i for i in c[2:] if not isinstance(i, _Tagged)],
                       loc=self._loc(meta))
 
     def remove_every(self, meta: Meta, c: list[Any]) -> m.Edit:

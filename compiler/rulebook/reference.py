@@ -416,7 +416,8 @@ CONSTRUCTS: list[Construct] = [
         also=("addable", "_add_item"),
         summary="A plain new item in a variant stands on its own; `add to` puts new rules, "
                 "declarations or tiles inside an existing chapter, rule or tile set of the "
-                "base.",
+                "base, and `text` a paragraph after a rule's or chapter's own (to say what "
+                "the added declarations do, without copying the rule).",
         example='''
             add to chapter main {
                 rule main.bonus "A town pays" {
