@@ -94,6 +94,8 @@ class VariantBuilder:
             return list(self._rules())
         if kind in ("tile", "card"):
             return list(self._members(kind))
+        if kind in self.DECLARATIONS:
+            return [d.id for d in self.base.all_decls() if isinstance(d, self.DECLARATIONS[kind])]
         return [x.id for x in self._collection(kind)]
 
     def _error(self, loc: Any, code: str, message: str, hint: str | None = None) -> None:
@@ -141,8 +143,42 @@ class VariantBuilder:
             for r in _walk(item.rules):
                 self._note("added", "rule", r.id, r.loc, item.id)
 
+    # One declaration of a base rule, by its id: `replace action build …`, `remove define
+    # reach`: the rest of the rule stays as the base wrote it.
+    DECLARATIONS = {"action": m.Action, "define": m.Define, "effect": m.Effect}
+
+    def _declaration(self, kind: str, ident: str
+                     ) -> tuple[m.Rule | m.Chapter | m.Ruleset, int] | None:
+        """Where the base declares the action, definition or effect `ident`: its holder (a
+        rule, a chapter, the ruleset) and its place there."""
+        holders: list[m.Rule | m.Chapter | m.Ruleset] = [self.base, *self.base.chapters,
+                                                         *_walk([r for ch in self.base.chapters
+                                                                 for r in ch.rules])]
+        for holder in holders:
+            for i, d in enumerate(holder.decls):
+                if isinstance(d, self.DECLARATIONS[kind]) and d.id == ident:
+                    return holder, i
+        return None
+
+    def _declaration_changed(self, holder: m.Rule | m.Chapter | m.Ruleset, loc: Any) -> None:
+        if isinstance(holder, m.Rule):
+            self._note("replaced", "rule", holder.id, loc)
+        elif isinstance(holder, m.Chapter):
+            self._note("replaced", "chapter", holder.id, loc)
+
     def replace(self, edit: m.Edit) -> None:
         item, kind = edit.item, edit.kind
+        if kind in self.DECLARATIONS:
+            found = self._declaration(kind, item.id)
+            if found is None:
+                self._missing(edit, kind, item.id, "replace")
+                return
+            holder, i = found
+            if holder.decls[i].rule:  # cited by the rule it stands in, as the one it replaces
+                cite_rule(item, holder.decls[i].rule)
+            holder.decls[i] = item
+            self._declaration_changed(holder, edit.loc)
+            return
         if kind == "rule":
             where = self._rules().get(item.id)
             if where is None:
@@ -221,6 +257,15 @@ class VariantBuilder:
             else:
                 ids = [x.id for x in self._collection(edit.kind)]
         for ident in ids:
+            if edit.kind in self.DECLARATIONS:
+                found = self._declaration(edit.kind, ident)
+                if found is None:
+                    self._missing(edit, edit.kind, ident, "remove")
+                    continue
+                holder, i = found
+                del holder.decls[i]
+                self._declaration_changed(holder, edit.loc)
+                continue
             if edit.kind == "rule":
                 where = self._rules().get(ident)
                 if where is None:

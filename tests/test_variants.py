@@ -344,3 +344,43 @@ def test_add_to_rule_may_add_a_paragraph_of_prose(tmp_path: Path) -> None:
     assert rule.text.startswith("A nebula that closes receives mineral markers")
     assert rule.text.endswith("In this variant the closer also takes one mineral from the pool.")
     assert ("replaced", "rule", "areas.minerals") in [(c.op, c.kind, c.id) for c in rs.changes]
+
+
+REROLL = '''
+ruleset lucky extends trian_new_order { subtitle "Lucky rerolls" code "LR" }
+
+replace action reroll "roll the attack die again, with a bonus" {
+    notation "reroll"
+    choose a from areas where it.fighting
+    require me.rerolls > 0 per battles.clash
+    set me.roll to die(6) + 1
+    set me.rerolls to me.rerolls - 1
+    apply next_reroll(a)
+}
+'''
+
+
+def test_one_action_deep_in_a_battle_rule_is_replaced_on_its_own(tmp_path: Path) -> None:
+    """Changing one line of a New Order battle rule takes the action, not the 40-line rule."""
+    rs = variant(tmp_path, REROLL, name="lucky")
+    clash = rs.rule_index()["battles.emissaries.clash"]
+    actions = {d.id: d for d in clash.decls if isinstance(d, m.Action)}
+    assert actions["reroll"].title == "roll the attack die again, with a bonus"
+    assert "keep" in actions and "next_reroll" in {d.id for d in clash.decls
+                                                   if isinstance(d, m.Effect)}
+    assert actions["reroll"].rule == "battles.emissaries.clash"  # cited as the old one was
+    assert ("replaced", "rule", "battles.emissaries.clash") in [(c.op, c.kind, c.id)
+                                                                  for c in rs.changes]
+
+
+def test_a_declaration_to_replace_must_exist_and_is_named_with_the_ones_meant(
+        tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, REROLL.replace("replace action reroll", "replace action rerol"))
+    assert "cannot replace action `rerol`: trian_new_order has no such action" in msg
+    assert "did you mean `reroll`" in msg
+
+
+def test_removing_an_action_the_base_still_grants_is_reported_where_it_is_granted(
+        tmp_path: Path) -> None:
+    found = errors(tmp_path, REROLL + "\nremove action keep\n")
+    assert any("unknown action `keep`" in msg for msg in found), found

@@ -487,7 +487,7 @@ class Example(Node):
 
 
 Editable = Literal["rule", "chapter", "tiles", "tile", "term", "ruling", "example", "cards",
-                   "card"]
+                   "card", "action", "define", "effect"]
 
 
 class Edit(Node):

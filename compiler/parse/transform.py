@@ -129,7 +129,7 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     _KINDS = {m.Rule: "rule", m.Chapter: "chapter", m.TileSet: "tiles", m.TileDef: "tile",
               m.Term: "term", m.Ruling: "ruling", m.Example: "example", cd.CardSet: "cards",
-              cd.CardDef: "card"}
+              cd.CardDef: "card", m.Action: "action", m.Define: "define", m.Effect: "effect"}
 
     def replace(self, meta: Meta, c: list[Any]) -> m.Edit:
         item = c[0]

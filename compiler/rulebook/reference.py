@@ -388,7 +388,10 @@ CONSTRUCTS: list[Construct] = [
         also=("_replaceable",),
         summary="Replaces a rule, chapter, tile set, tile, term, ruling or example of the base "
                 "by id. A replaced rule gets new text and declarations; sub-rules it does not "
-                "mention stay.",
+                "mention stay. One action, `define`, condition or `effect` is replaced on its "
+                "own, wherever the base declares it (`replace action research \"…\" { … }`): "
+                "the rest of its rule stays as the base wrote it, and the rule is listed as "
+                "changed.",
         example='''
             replace rule main.research "Research" {
                 text "Research pays two points in this variant."
@@ -403,7 +406,9 @@ CONSTRUCTS: list[Construct] = [
         name="remove", grammar_rule="change", group=V, context="variant",
         also=("removable",),
         summary="Removes items of the base by id, or with `every` all the base has of a kind "
-                "(its worked examples, say, when the variant changes too much for them). "
+                "(its worked examples, say, when the variant changes too much for them); "
+                "`remove action`, `remove define` and `remove effect` take one declaration out "
+                "of the rule that holds it. "
                 "Anything that still refers to a removed rule is reported, with a hint saying "
                 "which variant removed it.",
         example='''
