@@ -271,15 +271,8 @@ def test_giving_an_area_what_no_area_holds_is_caught_by_check(tmp_path) -> None:
     assert "no kind of area holds `points`, so an area can be given none" in msg
 
 
-def test_what_changes_shows_a_rule_changed_only_in_what_the_engine_reads(tmp_path: Path) -> None:
-    """The same text, another reading: the page says the text is the same and sets the two
-    readings side by side, where it once showed two identical texts."""
-    from compiler.engine.position import Rules
-    from compiler.load import load_ruleset_dir, ruleset_dirs
-    from compiler.rulebook.pages import RulesetPages
-    folder = tmp_path / "my_variant"
-    folder.mkdir()
-    (folder / "v.rules").write_text(HEADER + '''
+# The same text as the base's rule, another reading: nebulas pay double, closer or not.
+DOUBLED_NEBULAS = '''
 replace rule areas.points.nebula "A nebula: 1 point per tile" {
     text """
     Each leader scores 1 point for every tile in the nebula.
@@ -290,9 +283,17 @@ replace rule areas.points.nebula "A nebula: 1 point per tile" {
         }
     }
 }
-''')
+'''
+
+
+def test_what_changes_shows_a_rule_changed_only_in_what_the_engine_reads(tmp_path: Path) -> None:
+    """The same text, another reading: the page says the text is the same and sets the two
+    readings side by side, where it once showed two identical texts."""
+    from compiler.engine.position import Rules
+    from compiler.load import load_ruleset_dir, ruleset_dirs
+    from compiler.rulebook.pages import RulesetPages
     base = RulesetPages(Rules(load_ruleset_dir(ruleset_dirs()["trian_deluxe"])), {})
-    mine = RulesetPages(Rules(load_ruleset_dir(folder)), {})
+    mine = RulesetPages(Rules(variant(tmp_path, HEADER + DOUBLED_NEBULAS)), {})
     mine.link_books({"trian_deluxe": base, "my_variant": mine})
     page = mine.changes_page().text
     assert "The text is the same; what changes is what the engine reads:" in page
@@ -306,21 +307,8 @@ replace rule areas.points.nebula "A nebula: 1 point per tile" {
 def test_rulebook_diff_says_how_the_engines_reading_changed(tmp_path: Path) -> None:
     from typer.testing import CliRunner
     from compiler.cli import app
-    folder = tmp_path / "my_variant"
-    folder.mkdir()
-    (folder / "v.rules").write_text(HEADER + '''
-replace rule areas.points.nebula "A nebula: 1 point per tile" {
-    text """
-    Each leader scores 1 point for every tile in the nebula.
-    """
-    when nebula a closes, at step check {
-        for each p in leaders(a) {
-            give 2 * count(tiles in a) points to p
-        }
-    }
-}
-''')
-    result = CliRunner().invoke(app, ["diff", "trian_deluxe", str(folder)])
+    variant(tmp_path, HEADER + DOUBLED_NEBULAS)
+    result = CliRunner().invoke(app, ["diff", "trian_deluxe", str(tmp_path / "my_variant")])
     assert result.exit_code == 0
     said = " ".join(result.output.split())
     assert "as the engine reads it:" in said
