@@ -10,6 +10,7 @@
 //
 // A rule's number, a ruling's or an example's id typed alone ("6.2", "§6.2", "R5", "TD-E36")
 // is offered first as "Go to …", and Enter opens it: the index names each by its heading.
+// The same numbers work after "#" in a book's address: …/a-book/#6.2.
 //
 // It runs before the theme's script (site/overrides/main.html).
 (() => {
@@ -133,6 +134,22 @@
     else links[0].focus();
   }, true);
 
+  // A link by number: any page of a book followed by "#6.2", "#TD-R5" or "#E36" opens that
+  // rule, ruling or example, as a printed rulebook is cited by its numbers.
+  async function followNumber() {
+    const said = decodeURIComponent(location.hash.slice(1));
+    if (!said || document.getElementById(said) || !bookHere()) return;
+    if (indexUrl === null) {
+      const settings = document.getElementById("__config");
+      if (!settings) return;
+      const root = new URL(JSON.parse(settings.textContent).base + "/", location.href);
+      indexUrl = new URL(`${bookHere()}/search_index.json`, root).href;
+    }
+    const found = ((await numbered()) || new Map())
+      .get(said.replace(/^§/, "").replace(/\.$/, "").toLowerCase()) || [];
+    if (found.length === 1) location.replace(new URL(found[0].location, root()).href);
+  }
+
   // ------------------------------------------------------------ naming the book
 
   function named() {
@@ -145,5 +162,6 @@
   document.addEventListener("DOMContentLoaded", () => {
     if (typeof document$ !== "undefined") document$.subscribe(named);
     else named();
+    followNumber();
   });
 })();
