@@ -568,6 +568,7 @@ def moves(ruleset: str,
 
     With --as SEAT, the moves as that player can list them: where a choice needs a card
     they cannot see, every card that could be there."""
+    from compiler.ir.english import counted
     rules = _rules(ruleset)
     pos = _seen_by(_position(rules, _where(position, example)), seat)
     found = [pos.notation(m) for m in pos.legal_moves()]
@@ -583,9 +584,10 @@ def moves(ruleset: str,
         out.print("The game is over: " + ", ".join(f"{k} {v}" for k, v in s.scores.items()))
         return
     if s.at_once:  # any of them may choose first; the moves listed are the first one's
-        out.print(f"{s.said()}; {s.player_name}’s choices: {len(found)} legal moves")
+        out.print(f"{s.said()}; {s.player_name}’s choices: {counted(len(found), 'legal move')}")
     else:
-        out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: {len(found)} legal moves")
+        out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: "
+                  f"{counted(len(found), 'legal move')}")
     for text in found:
         print(text)
 

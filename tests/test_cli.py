@@ -333,3 +333,9 @@ def test_an_example_number_two_books_share_asks_for_the_whole_id() -> None:
     assert "more than one example 'E1': TD-E1" in said(result) and "TF-E1" in said(result)
     both = run("adjudicate", "trian_deluxe", "game.record", "research", "--example", "E5")
     assert both.exit_code == 2 and "not both" in said(both)
+
+
+def test_one_legal_move_is_said_in_the_singular() -> None:
+    result = run("moves", "trian_family", "--example", "TF-E9")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].endswith("step action: 1 legal move")
