@@ -19,7 +19,7 @@ from compiler.diagnostics import (
 from compiler.ir import model as m
 from compiler.numbering import number
 from compiler.parse import parse_rules
-from compiler.variants import apply_variant, merge_header
+from compiler.variants import apply_variant, blame_replacements, merge_header
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_ROOT / "rules"
@@ -191,6 +191,7 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
     diagnostics += check_ruleset(rs, sources)
+    diagnostics = blame_replacements(rs, diagnostics, sources, {_display(f) for f in files})
     folders = {f.parent for f in files}
     if len(folders) == 1:  # a ruleset folder: its changelog, if it keeps one
         folder = folders.pop()

@@ -222,6 +222,7 @@ class VariantBuilder:
                                                                       new.id),
                                         "number": old.number})
         self._note("replaced", "rule", new.id, new.loc, parent)
+        self.changes[-1].drops = sorted(_declared(old) - _declared(new))
         return merged
 
     def _merge_children(self, old: list[m.Rule], new: list[m.Rule], parent: str
@@ -372,6 +373,46 @@ class VariantBuilder:
                 c.kind = owner.kind
                 owner.cards.append(c)
                 self._note("added", "card", c.id, c.loc, owner.id)
+
+
+def _declared(rule: m.Rule) -> set[str]:
+    """The names a rule's own declarations give: actions, definitions, effects, attributes."""
+    names = {getattr(d, "id", None) for d in rule.decls}
+    names |= {getattr(getattr(d, "attribute", None), "name", None) for d in rule.decls}
+    return {n for n in names if isinstance(n, str)}
+
+
+def blame_replacements(rs: m.Ruleset, diagnostics: list[Diagnostic], sources: SourceMap,
+                       own: set[str]) -> list[Diagnostic]:
+    """The errors a `replace rule` causes in the base, by leaving out what the base still
+    uses, said once at the `replace` instead of once at every use in files the author did not
+    write (`own`: the variant's files)."""
+    import re
+    out: list[Diagnostic] = []
+    blamed: dict[int, list[Diagnostic]] = {}
+    drops = [c for c in rs.changes if c.drops]
+    for d in diagnostics:
+        named = set(re.findall(r"`([^`]+)`", d.message))
+        culprit = next((i for i, c in enumerate(drops) if named & set(c.drops)), None) \
+            if d.code == "unknown-name" and d.file not in own else None
+        if culprit is None:
+            out.append(d)
+        else:
+            blamed.setdefault(culprit, []).append(d)
+    for i, found in blamed.items():
+        c = drops[i]
+        names = sorted({n for d in found for n in re.findall(r"`([^`]+)`", d.message)
+                        if n in c.drops})
+        first = found[0]
+        out.append(sources.diagnostic(
+            c.loc, "unknown-name",
+            f"`replace rule {c.id}` leaves out {', '.join(f'`{n}`' for n in names)}, which "
+            f"the base still uses: {len(found)} place{'s' if len(found) != 1 else ''}, the "
+            f"first at {first.file}:{first.line}",
+            hint="keep those declarations in the replacement (or replace them on their own: "
+                 "`replace action …`, `replace define …`), or replace what uses them too",
+            focus=c.id))
+    return out
 
 
 def _walk(rules: list[m.Rule]) -> list[m.Rule]:

@@ -513,6 +513,9 @@ class Change(BaseModel):
     id: str
     parent: str | None = None  # for a rule: the chapter or rule it sits in
     loc: Loc | None = None
+    # For a replaced rule: the names its base version declared and the replacement does not
+    # (an action, a definition, an attribute…), to blame the `replace` when the base misses them.
+    drops: list[str] = []
 
 
 # --------------------------------------------------------------------- ruleset
