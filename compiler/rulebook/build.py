@@ -132,8 +132,15 @@ def generate(docs: Path, only: list[str] | None = None) -> Generated:
             chain.append(book.rs.id)
         return tuple(reversed(chain))
     books.sort(key=lineage)
+    from compiler.rulebook import error_codes
     from compiler.rulebook.reference import reference_page
     pages = [site_index(books), Page("language.md", "The rules language", reference_page())]
+    codes = error_codes.error_codes()
+    stale = error_codes.problems(codes)
+    if stale:
+        raise BuildError("\n".join(stale))
+    code_pages = error_codes.pages(codes)
+    pages += [Page(path, path, text) for path, text in code_pages.items()]
     extra: dict[str, str | bytes] = {}
     nav: list[Any] = [{"Home": "index.md"}]
     games: dict[str, list[Any]] = {}  # one tab per game: its base ruleset, then its variants
@@ -150,7 +157,10 @@ def generate(docs: Path, only: list[str] | None = None) -> Generated:
     nav += [{title: entries} for title, entries in games.items()]
     guides = [{"Writing your own variant": "guides/variants.md"},
               {"Cards, zones and hidden information": "guides/cards-and-zones.md"},
-              {"Language reference": "language.md"}]
+              {"Language reference": "language.md"},
+              {"Error codes": [{"All codes": f"{error_codes.FOLDER}/index.md"},
+                               *[{f"[{c.code}]": f"{error_codes.FOLDER}/{c.code}.md"}
+                                 for c in codes]]}]
     nav.append({"Authoring": guides})
     written = {p.path: p.text for p in pages} | extra
     _sync(docs, written)
