@@ -85,6 +85,18 @@ class CardTable:
     def chain(self, kind: str) -> frozenset[str]:
         return frozenset(c.counts_as_chain(self.kinds, kind))
 
+    def property_phrase(self, card: str, name: str, with_value: bool = False) -> str | None:
+        """How a card's kind says its property `name` ("costs {value} coins"): its own kind's
+        words first, then those of the kinds it counts as; None where none says it (with
+        `with_value`, none that says its value)."""
+        info = self.cards.get(card)
+        if info is None:
+            return None
+        return next((p.phrase for k in (info.kind, *sorted(info.kinds - {info.kind}))
+                     if k in self.kinds for p in self.kinds[k].properties
+                     if p.name == name and p.phrase
+                     and (not with_value or "{value}" in p.phrase)), None)
+
     def of_kind(self, kind: str) -> tuple[str, ...]:
         return tuple(sorted(i for i, info in self.cards.items() if kind in info.kinds))
 

@@ -152,10 +152,7 @@ class FormulaReader:
         info = self.game.cards.cards.get(card) if isinstance(card, str) else None
         if info is None or named is None:
             return None
-        phrase = next((p.phrase for k in (info.kind, *sorted(info.kinds - {info.kind}))
-                       if k in self.game.cards.kinds
-                       for p in self.game.cards.kinds[k].properties
-                       if p.name == node.name and p.phrase and "{value}" in p.phrase), None)
+        phrase = self.game.cards.property_phrase(info.id, node.name, with_value=True)
         if phrase is None:
             return None
         return f"{named} {self.game.fill(phrase, self.fn(node)(env))}"

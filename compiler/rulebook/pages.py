@@ -317,13 +317,9 @@ class RulesetPages:
         return ['<div class="rule-meta" markdown>', " · ".join(parts), "</div>", ""]
 
     def _property_words(self, card: Any, name: str, value: int | bool | str) -> str:
-        """A printed property in its kind's words ("needs 1 energy crystal"), else by its
-        name ("energy cost 1")."""
-        info = self.game.cards.cards[card.id]
-        phrase = next((p.phrase for k in (info.kind, *sorted(info.kinds - {info.kind}))
-                       if k in self.game.cards.kinds
-                       for p in self.game.cards.kinds[k].properties
-                       if p.name == name and p.phrase), None)
+        """A printed property in its kind's words ("costs 1 coin"), else by its name
+        ("upkeep cost 1")."""
+        phrase = self.game.cards.property_phrase(card.id, name)
         if phrase is not None and "{value}" in phrase:
             return self.game.fill(phrase, value)
         if phrase is not None and isinstance(value, bool) and "{" not in phrase:
