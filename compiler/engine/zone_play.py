@@ -128,12 +128,16 @@ def distinct(domain: Fn) -> Fn:
 # ------------------------------------------------------------------- statements
 
 
+def declared_title(game: Game, zone: str) -> str:
+    """A zone's title as declared ("draw deck"), else its name."""
+    decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
+                 and getattr(d, "id", None) == zone), None)
+    return decl.title if decl is not None else zone
+
+
 def zone_title(game: Game, key: ZoneKey) -> str:
     """"the draw deck", "red's hand"."""
-    z = game.zones[key[0]]
-    decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
-                 and getattr(d, "id", None) == z.id), None)
-    title = decl.title if decl is not None else z.id
+    title = declared_title(game, game.zones[key[0]].id)
     if key[1] >= 0:
         return f"{game.seat_name(key[1])}'s {title}"
     return title if title.startswith("the ") else f"the {title}"

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compiler.engine.game import Game
+from compiler.engine.zone_play import declared_title
 from compiler.ir import model as m
 from compiler.ir.english import English, Vocabulary, negate
 
@@ -54,9 +55,7 @@ def _shown(value: Any, seat_name: Callable[[str], str]) -> str:
 
 def _zone(game: Game, name: str, seat: Any, seat_name: Callable[[str], str]) -> str:
     """"the draw deck", "Red’s hand": a zone by its title."""
-    decl = next((d for d in game.decls if getattr(d, "decl", None) == "zone"
-                 and getattr(d, "id", None) == name), None)
-    title = decl.title if decl is not None else name.replace("_", " ")
+    title = declared_title(game, name).replace("_", " ")
     if seat is not None:
         return f"{seat_name(str(seat))}’s {title.removeprefix('the ')}"
     return title if title.startswith("the ") else f"the {title}"
