@@ -8,6 +8,8 @@ at the place with a caret.
 
 from __future__ import annotations
 
+import re
+
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
@@ -186,8 +188,10 @@ def _whole_word(text: str, start: int, token: str) -> tuple[str, int]:
 
 
 def _all_words(parser: Lark) -> list[str]:
-    """Every word of the language, types included: what a cut-up word may have meant."""
-    return _keywords(parser, {t.name for t in parser.terminals}) + ["player", "bool", "int"]
+    """Every word of the language, the types its TYPE_NAME terminal spells included: what a
+    cut-up word may have meant."""
+    types = next((t.pattern.value for t in parser.terminals if t.name == "TYPE_NAME"), "")
+    return _keywords(parser, {t.name for t in parser.terminals}) + re.findall(r"[a-z]+", types)
 
 
 def _unclosed_brace(text: str) -> tuple[int, int] | None:

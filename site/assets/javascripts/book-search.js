@@ -37,13 +37,17 @@
 
   // ------------------------------------------------------------ staying in one book
 
-  // The site's root, from the theme's settings: a page's first folder below it is its book.
-  function folderOf(url) {
+  // The site's root, from the theme's settings (null before they are read).
+  function root() {
     const settings = document.getElementById("__config");
-    if (!settings) return null;
-    const root = new URL(JSON.parse(settings.textContent).base + "/", location.href);
-    if (url.origin !== root.origin || !url.pathname.startsWith(root.pathname)) return null;
-    return url.pathname.slice(root.pathname.length).split("/")[0];
+    return settings ? new URL(JSON.parse(settings.textContent).base + "/", location.href) : null;
+  }
+
+  // A page's first folder below the root is its book.
+  function folderOf(url) {
+    const top = root();
+    if (!top || url.origin !== top.origin || !url.pathname.startsWith(top.pathname)) return null;
+    return url.pathname.slice(top.pathname.length).split("/")[0];
   }
 
   // Capture runs before the theme's own handler, which would keep this page's index.
@@ -91,11 +95,6 @@
     return field.value.trim().replace(/^§\s*/, "").replace(/\.$/, "").toLowerCase();
   }
 
-  function root() {
-    const settings = document.getElementById("__config");
-    return new URL(JSON.parse(settings.textContent).base + "/", location.href);
-  }
-
   async function offer(field) {
     // Beside the theme's results, not among them: its Enter and arrow keys walk its own.
     const result = document.querySelector(".md-search-result");
@@ -140,10 +139,8 @@
     const said = decodeURIComponent(location.hash.slice(1));
     if (!said || document.getElementById(said) || !bookHere()) return;
     if (indexUrl === null) {
-      const settings = document.getElementById("__config");
-      if (!settings) return;
-      const root = new URL(JSON.parse(settings.textContent).base + "/", location.href);
-      indexUrl = new URL(`${bookHere()}/search_index.json`, root).href;
+      if (!root()) return;
+      indexUrl = new URL(`${bookHere()}/search_index.json`, root()).href;
     }
     const found = ((await numbered()) || new Map())
       .get(said.replace(/^§/, "").replace(/\.$/, "").toLowerCase()) || [];
