@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from compiler.ir import model as m
 from compiler.ir.cards import citation_id
+from compiler.rulebook.formal import capital
 from compiler.rulebook.links import Index
 
 PAGE = "a-z.md"
@@ -63,18 +64,14 @@ def _entries(rs: m.Ruleset, ix: Index) -> list[Entry]:
     for t in rs.terms:
         uses = ix.term_uses_said(t.id)
         said = ix.term_link(t.id, "in the glossary") + (f"; used in {uses}" if uses else "")
-        out.append(Entry(_capital(t.title), said))
+        out.append(Entry(capital(t.title), said))
     for r in rs.all_rules():
-        out.append(Entry(_capital(r.title), ix.rule_link(r.id)))
+        out.append(Entry(capital(r.title), ix.rule_link(r.id)))
     for cs in rs.cardsets:
         for card in cs.cards:
             cited = citation_id(cs.id, card.id)
             if cited in ix.rules:
-                out.append(Entry(_capital(card.title), f"{ix.rule_link(cited)} ({cs.title})"))
+                out.append(Entry(capital(card.title), f"{ix.rule_link(cited)} ({cs.title})"))
     for ruling in rs.rulings:
-        out.append(Entry(_capital(ruling.title), ix.ruling_link(ruling.id, f"ruling {ruling.number}")))
+        out.append(Entry(capital(ruling.title), ix.ruling_link(ruling.id, f"ruling {ruling.number}")))
     return out
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -149,7 +149,7 @@ class Formal:
             for k in row:
                 if k not in kinds:
                     kinds.append(k)
-        head = "| Players | " + " | ".join(_capital(self.vocab.many(k)) for k in kinds) + " |"
+        head = "| Players | " + " | ".join(capital(self.vocab.many(k)) for k in kinds) + " |"
         sep = "|---|" + "---|" * len(kinds)
         rows = [f"| {count} | " + " | ".join(str(row.get(k, 0)) for k in kinds) + " |"
                 for count, row in sorted(d.rows.items())]
@@ -409,9 +409,9 @@ class Formal:
                 # The first parameter is the card itself, whatever the card calls it.
                 title = title.replace("{" + p + "}", "this card" if i == 0 else mine)
             if body.expr is not None:
-                out.append(f"**{_capital(title)}:** {self.en(body.expr)}.")
+                out.append(f"**{capital(title)}:** {self.en(body.expr)}.")
             else:
-                out.append(f"**{_capital(title)}:**")
+                out.append(f"**{capital(title)}:**")
                 out += [f"- {self.en.stmt(s)}." for s in body.body or ()]
         return blocks_apart(out)
 
@@ -463,7 +463,7 @@ def _item(line: str) -> bool:
     return line.startswith(("- ", "* ")) or re.match(r"\d+\. ", line) is not None
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
     """The first letter in capitals, the rest as written (names keep theirs)."""
     return text[:1].upper() + text[1:]
 

@@ -27,7 +27,7 @@ from compiler.ir.english import counted, negate
 from compiler.ir.cards import citation_id
 from compiler.ir.prose import plain
 from compiler.rulebook import a_to_z, history, offline, printed, quickref
-from compiler.rulebook.formal import Formal
+from compiler.rulebook.formal import Formal, capital
 from compiler.rulebook.links import Index, example_anchor
 from compiler.rulebook.svg import (board_key, board_svg, face_svg, grid_svg, key_html,
                                    rotations_svg)
@@ -679,7 +679,7 @@ class RulesetPages:
     def glossary_page(self) -> Page:
         lines = ["# Glossary", ""]
         for t in sorted(self.rs.terms, key=lambda t: t.title.lower()):
-            lines += [f"## {t.title[:1].upper() + t.title[1:]} {{ #{urls.anchor(t.id)} }}", ""]
+            lines += [f"## {capital(t.title)} {{ #{urls.anchor(t.id)} }}", ""]
             if t.text:
                 lines += [self.ix.prose(t.text), ""]
             extra = []

@@ -24,6 +24,7 @@ from compiler import links as urls
 from compiler.ir import model as m
 from compiler.load import REPO_ROOT
 from compiler.ir.prose import GENERATED_PAGES
+from compiler.rulebook.formal import capital
 from compiler.rulebook.links import Index, example_anchor
 
 PAGE = "print.md"
@@ -102,7 +103,7 @@ def body(rs: m.Ruleset, heading: int = 2) -> list[str]:
     if rs.terms:
         lines += [f"{'#' * heading} Glossary {{ #glossary }}", ""]
         for t in sorted(rs.terms, key=lambda t: t.title.lower()):
-            lines += [f"{'#' * (heading + 1)} {t.title[:1].upper() + t.title[1:]} "
+            lines += [f"{'#' * (heading + 1)} {capital(t.title)} "
                       f"{{ #{ix.term_anchor(t.id)} }}", ""]
             if t.text:
                 lines += [ix.prose(t.text), ""]

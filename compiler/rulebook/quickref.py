@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from compiler.ir import model as m
-from compiler.rulebook.formal import Formal
+from compiler.rulebook.formal import Formal, capital
 from compiler.rulebook.links import Index
 
 PAGE = "quick-reference.md"
@@ -57,7 +57,7 @@ def _actions(rs: m.Ruleset, ix: Index, formal: Formal) -> list[str]:
         for p in d.params:
             written = written.replace("{" + p.name + "}", p.name.upper())
         needs = "; ".join(formal.en(r.cond) for r in d.requires) or "—"
-        rows.append(f"| {d.title[:1].upper() + d.title[1:]} | `{written}` | {needs} | "
+        rows.append(f"| {capital(d.title)} | `{written}` | {needs} | "
                     f"{ix.rule_link(rule.id)} |")
     if not rows:
         return []
