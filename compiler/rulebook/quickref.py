@@ -29,12 +29,7 @@ def page_lines(rs: m.Ruleset, ix: Index, formal: Formal) -> list[str]:
 
 def _held(rs: m.Ruleset) -> Iterator[tuple[m.Rule, m.Declaration]]:
     """Every rule's declarations, in reading order, with the rule that holds them."""
-    def walk(rules: list[m.Rule]) -> Iterator[tuple[m.Rule, m.Declaration]]:
-        for r in rules:
-            yield from ((r, d) for d in r.decls)
-            yield from walk(r.rules)
-    for ch in rs.chapters:
-        yield from walk(ch.rules)
+    return ((r, d) for r in rs.all_rules() for d in r.decls)
 
 
 def _turn(rs: m.Ruleset, ix: Index, formal: Formal) -> list[str]:
