@@ -21,6 +21,7 @@ from compiler.check.simultaneous import SimultaneousChecks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
 from compiler.check.turns import TurnsChecks
 from compiler.check.examples import ExampleFactChecks
+from compiler.check.facts import PositionFactChecks
 from compiler.check.types import Scope, TypeChecker, fits, words
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
@@ -31,7 +32,8 @@ from compiler import numbering
 from compiler.numbering import code_problem, inherited_code_clash
 
 
-class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
+class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks,
+              PositionFactChecks):
     def __init__(self, ruleset: m.Ruleset, sources: SourceMap) -> None:
         self.rs = ruleset
         self.src = sources
@@ -590,7 +592,9 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
                                 hint=self.rule_hint(rid))
             self.check_given(e)
             check_start(self, e)
+            seats = self.example_seats(e)
             for f in e.expect:
+                self.check_fact(f, seats)
                 if f.fact == "breach":
                     self.check_breach_expectation(f)
                 elif f.fact == "card":
@@ -627,36 +631,12 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks):
         plain from the text, so they are caught here with the place they were
         written.
         """
-        steps = self.sy.steps
+        seats = self.example_seats(e)
         for f in e.given:
-            a = f.args
             if f.fact == "card":
                 self.check_card_fact(f)
-            elif f.fact == "turn":
-                if a[0] < 1:
-                    self.report(f.loc, "range", f"turns are counted from 1, not {a[0]}",
-                                focus=str(a[0]))
-                if a[2] not in steps:
-                    self.report(f.loc, "unknown-name", f"unknown step `{a[2]}`",
-                                hint=did_you_mean(a[2], steps))
-            elif f.fact in ("area", "player"):
-                name, value = str(a[1]), a[2]
-                table = self.sy.area_attrs if f.fact == "area" else self.sy.player_attrs
-                decl = table.get(name)
-                if decl is None and f.fact == "player" and self.sy.category(name) == "resource":
-                    self.report(f.loc, "unknown-name", f"`{name}` is a resource, not an attribute",
-                                hint=f"write what a player holds as `{name} {a[0]} AMOUNT`")
-                    continue
-                if decl is None:
-                    self.report(f.loc, "unknown-name", f"unknown {f.fact} attribute `{name}`",
-                                hint=did_you_mean(name, table) or (
-                                    "declared: " + ", ".join(sorted(table)) if table else
-                                    f"this game declares no {f.fact} attributes"))
-                    continue
-                problem = _attribute_value_problem(decl.type, value)
-                if problem:
-                    self.report(f.loc, "type", f"`{name}` is {words(decl.type)}, {problem}",
-                                focus=name)
+            else:
+                self.check_fact(f, seats)
 
     # ------------------------------------------------------------ reach
 
@@ -726,18 +706,6 @@ def _nodes(value: Any) -> Any:
         yield value
         for name in type(value).model_fields:
             yield from _nodes(getattr(value, name))
-
-
-def _attribute_value_problem(kind: str, value: Any) -> str | None:
-    """Why `value`, as written in a `given` block, cannot be an attribute of type `kind`."""
-    said = "none" if value is None else str(value)
-    if kind == "int" and not isinstance(value, int):
-        return f"not `{said}`: write a whole number"
-    if kind == "bool" and value not in ("true", "false"):
-        return f"not `{said}`: write true or false"
-    if kind == "player" and (isinstance(value, int) or value in ("true", "false")):
-        return f"not `{said}`: write a seat or none"
-    return None
 
 
 def _focus_of(message: str) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from compiler.check.facts import attribute_value_problem
 from compiler.check.symbols import Symbols
 from compiler.check.types import TypeChecker, words
 from compiler.diagnostics import did_you_mean
@@ -42,8 +43,6 @@ class ExampleFactChecks:
 
     def check_card_fact(self, f: m.PositionFact) -> None:
         """`card ID at CELL [down] [with NAME VALUE, …]`, given or expected."""
-        from compiler.check import _attribute_value_problem
-
         card, _cell, _down, values = f.args
         if card not in self.sy.printed and card not in self.sy.cards:
             known = list(self.sy.printed) or list(self.sy.cards)
@@ -64,7 +63,7 @@ class ExampleFactChecks:
                                 "declared: " + ", ".join(known) if known else
                                 "no laid card holds or remembers anything in this game"))
                 continue
-            problem = _attribute_value_problem(decl.type, value)
+            problem = attribute_value_problem(decl.type, value)
             if problem:
                 self.report(f.loc, "type", f"`{name}` is {words(decl.type)}, {problem}",
                             focus=name)
