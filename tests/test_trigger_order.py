@@ -61,3 +61,27 @@ def test_a_moment_may_be_ordered_too(tmp_path: Path, written: str) -> None:
         "when nebula a closes, at step check AFTER{\n        give a.mineral points to closer\n    }",
         written)
     assert compile_errors(tmp_path, bonus=text) == []
+
+
+def _order_warnings(tmp_path: Path, after: str) -> list[str]:
+    folder = tmp_path / ("warned" + after.strip().replace(".", "_"))
+    folder.mkdir()
+    (folder / "bonus.rules").write_text(textwrap.dedent(VARIANT.replace("AFTER", after)))
+    _, _, warnings = load_files([folder / "bonus.rules"])
+    return [f"{w.message} | {w.hint}" for w in warnings if w.code == "order"]
+
+
+def test_check_warns_when_the_order_decides_what_the_bonus_reads(tmp_path: Path) -> None:
+    """The bonus reads the nebula's minerals, which `areas.minerals` gives on the same event:
+    without `after`, the author is told it runs first, and how to make it wait."""
+    [said] = _order_warnings(tmp_path, "")
+    assert said.startswith("this trigger reads `mineral`, which the trigger of "
+                           "`areas.minerals` changes (")
+    assert "both run when a nebula closes, and this one runs first only because of the " \
+           "order the files are read in" in said
+    assert said.endswith("to run once `mineral` is changed, write `after areas.minerals` "
+                         "before the trigger's `{`")
+
+
+def test_stating_the_order_silences_the_warning(tmp_path: Path) -> None:
+    assert _order_warnings(tmp_path, " after areas.minerals ") == []

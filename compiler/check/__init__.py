@@ -19,6 +19,7 @@ from compiler.check.audits import AuditChecks
 from compiler.check.chance import check_start
 from compiler.check.simultaneous import SimultaneousChecks
 from compiler.check.symbols import EVENT_VALUES, MAX_PLAYERS, Symbols
+from compiler.check.trigger_order import check_trigger_order
 from compiler.check.turns import TurnsChecks
 from compiler.check.examples import ExampleFactChecks
 from compiler.check.facts import PositionFactChecks
@@ -61,6 +62,7 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks,
         self.check_prose()
         if not any(d.severity == "error" for d in self.diagnostics):
             self.check_reach()
+            check_trigger_order(self, self.rs)
         self.number()
         return self.diagnostics
 

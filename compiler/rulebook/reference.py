@@ -1348,7 +1348,9 @@ CONSTRUCTS: list[Construct] = [
                 "after it). `after RULE` runs a trigger just after the triggers of that rule "
                 "(and of the rules inside it) on the same event, wherever it is written: a "
                 "variant that adds a trigger to an early rule can still read what a later "
-                "rule's trigger gives. The rulebook says so beside the trigger.",
+                "rule's trigger gives. The rulebook says so beside the trigger. When one "
+                "trigger reads what another on the same event changes and neither says "
+                "`after`, `rulebook check` warns ([`order`](errors/order.md)).",
         example='''
             when lake a closes after main.board {
                 give count(tiles in a) points to closer
