@@ -12,6 +12,7 @@ from typing import Any
 
 from compiler.changelog import FILE as CHANGELOG
 from compiler.changelog import read_changelog
+from compiler.alongside import join_alongside
 from compiler.check import check_ruleset
 from compiler.diagnostics import (
     CompileError, Diagnostic, SourceMap, capped, decode_source, did_you_mean, shown,
@@ -188,6 +189,7 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     sources = SourceMap()
     rs, diagnostics = assemble_files(files, sources)
     diagnostics += expand_copies(rs, sources)
+    diagnostics += join_alongside(rs, sources)
     if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
     diagnostics += check_ruleset(rs, sources)

@@ -824,6 +824,9 @@ def declaration_readings(ruleset: m.Ruleset, decls: list[Any] | None = None
         ordinal[key] = ordinal.get(key, 0) + 1
         who = f"{d.rule} {d.decl} {getattr(d, 'id', None) or ordinal[key]}"
         if isinstance(d, m.Action):
+            if d.alongside:
+                out.append((f"{who} offered", "wherever " + " or ".join(
+                    en.v.actions.get(a, a) for a in d.alongside) + " is offered"))
             out += [(f"{who} choice {p.name}", en.collection(p.domain)) for p in d.params]
             out += [(f"{who} requires", en(r.cond)) for r in d.requires]
             out += [(f"{who} effect", t) for t in en.block(d.effects)]
@@ -835,4 +838,6 @@ def declaration_readings(ruleset: m.Ruleset, decls: list[Any] | None = None
                 out.append((f"{who} where", en(d.where)))
         elif isinstance(d, m.Define):
             out.append((f"{who} is", en(d.expr)))
+        elif isinstance(d, m.Effect):
+            out += [(f"{who} does", t) for t in en.block(d.body)]
     return out

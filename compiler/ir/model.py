@@ -228,6 +228,8 @@ class Action(Decl):
     params: list[Choose] = []
     requires: list[Require] = []
     effects: list[Statement] = []
+    # `alongside X`: offered wherever X is, in its steps and its grants (compiler/alongside.py).
+    alongside: list[str] = []
 
 
 class Forbid(Decl):

@@ -468,14 +468,20 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     def action(self, meta: Meta, c: list[Any]) -> m.Action:
         items = c[2:]
-        notation = next((i.value for i in items if isinstance(i, _Tagged)), None)
+        notation = next((i.value for i in items if isinstance(i, _Tagged)
+                         and i.tag == "notation"), None)
+        alongside = next((i.value for i in items if isinstance(i, _Tagged)
+                          and i.tag == "alongside"), [])
         return m.Action(
-            id=str(c[0]), title=unquote(c[1]), notation=notation,
+            id=str(c[0]), title=unquote(c[1]), notation=notation, alongside=alongside,
             params=[i for i in items if isinstance(i, m.Choose)],
             requires=[i for i in items if isinstance(i, m.Require)],
             effects=[i for i in items if isinstance(i, n.Stmt)],
             loc=self._loc(meta),
         )
+
+    def alongside(self, meta: Meta, c: list[Any]) -> _Tagged:
+        return _Tagged("alongside", [str(x) for x in c])
 
     def notation(self, meta: Meta, c: list[Any]) -> _Tagged:
         return _Tagged("notation", unquote(c[0]))

@@ -280,6 +280,11 @@ class Formal:
         for p in d.params:
             written = written.replace("{" + p.name + "}", p.name.upper())
         out = [f"**Action: {d.title}**, written `{written}`."]
+        if d.alongside:
+            where = {a.id: a.rule for a in self.ix.ruleset.all_decls() if isinstance(a, m.Action)}
+            joined = " or ".join(f"*{self.vocab.actions.get(a, a)}*{self.cite(where.get(a), rule)}"
+                                 for a in d.alongside)
+            out[0] += f" Offered wherever {joined} is, as one more way to answer that choice."
         for p in d.params:
             some = "one or more of" if p.subset else "one of"
             out.append(f"- Choose *{p.name}*: {some} {self.en.collection(p.domain)}"

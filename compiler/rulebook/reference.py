@@ -948,6 +948,24 @@ CONSTRUCTS: list[Construct] = [
         shows=("action", "notation", "choose", "require"), ir=("Action", "Choose", "Require"),
         replaces=("build",)),
     Construct(
+        name="alongside", grammar_rule="alongside", group=T, context="rule",
+        summary="An action offered wherever another one is: in every turn step that lists "
+                "that action and in every grant that offers it, as one more way to answer "
+                "the same choice. A skill or a variant plugs into a choice a rule it does not "
+                "own makes, without copying that rule; the grant's reading in the rulebook "
+                "then names the new option too. A grant that fixes some of the choice's "
+                "parameters (`with a = a`) fixes them for the new action, which must declare "
+                "them.",
+        example='''
+            action study "study the stars" alongside research {
+                notation "study"
+                require me.gold > 0 else "studying costs a gold coin"
+                give 1 gold from me to pool
+                give 2 points to me
+            }
+        ''',
+        shows=("action", "alongside"), ir=("Action",)),
+    Construct(
         name="choose", grammar_rule="choose", group=T, context="action",
         also=("SOME", "cite"),
         summary="A choice the player makes when taking the action, from a collection. `some` "
