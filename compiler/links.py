@@ -46,6 +46,13 @@ def site_url_problem(url: str) -> str | None:
 JUDGE_MARKER = "@judge-root@/"
 
 
+# At the site's root: whether a judge serves this copy of the rulebook. The build writes one
+# saying no; the judge, serving the rulebook at /rulebook/, answers yes in its place. The
+# pages read it (judge-links.js) rather than probing the judge's API, which on a plain static
+# host would be a 404 in the console of every reader.
+JUDGE_FILE = "judge.json"
+
+
 def judge_root(page_url: str) -> str:
     """The judge's address as seen from the page at `page_url` (relative to the site)."""
     env = os.environ.get("RULEBOOK_JUDGE_URL")

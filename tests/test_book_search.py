@@ -156,3 +156,26 @@ def test_a_book_cited_by_number_in_its_address_opens_there(reader, address: str,
     page, root = reader
     page.goto(root + address)
     page.wait_for_url(root + opens, timeout=10_000)
+
+
+def test_every_other_book_is_searched_on_request_and_opens_with_the_search(reader) -> None:
+    """A Family reader asks where else "warcry" is written: only the New Order books have
+    it; following one opens that book with the search already filled in."""
+    page, root = reader
+    page.goto(root + "trian-family/")
+    page.locator("label.md-header__button[for=__search]").click()
+    _search(page, "warcry")
+    button = page.locator(".rulebook-everywhere button")
+    assert button.inner_text() == "Search every book for “warcry”"
+    button.click()
+    found = page.locator(".rulebook-everywhere li a")
+    found.first.wait_for(timeout=15_000)
+    books = found.all_inner_texts()
+    assert books and all("New Order" in b for b in books), books
+    found.first.click()
+    page.wait_for_url(re.compile(r".*/trian-new-order[^/]*/\?q=warcry"), timeout=10_000)
+    assert page.locator(".md-search__input").input_value() == "warcry"
+    page.locator(".md-search-result__meta").filter(has_text="matching").wait_for(timeout=10_000)
+    hrefs = page.locator(".md-search-result__item a").evaluate_all(
+        "links => links.map(a => new URL(a.href).pathname)")
+    assert hrefs and all(h.startswith("/trian-new-order") for h in hrefs)

@@ -77,3 +77,22 @@ def test_a_worked_example_opens_in_the_judge(page, site: Path, deluxe: m.Ruleset
     assert page.input_value("#example") == example.id
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTEFACTS / "opened-from-the-rulebook-desktop.png"), full_page=True)
+
+
+def test_a_static_copy_hides_the_judge_without_a_failed_request(browser, site: Path,
+                                                               deluxe: m.Ruleset) -> None:
+    """Hosted as plain files, no judge answers: the links stay hidden, and the page learns it
+    from the site's own judge.json, so no reader's console shows a 404."""
+    from tests.conftest import files_served
+
+    with files_served(site) as url:
+        context = browser.new_context(base_url=url)
+        pg = context.new_page()
+        failed: list[str] = []
+        pg.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400
+              else None)
+        pg.goto(f"/{urls.chapter_page(deluxe.id, deluxe.chapters[0].id)}")
+        pg.wait_for_function("sessionStorage.length > 0")  # the judge was asked
+        assert not pg.locator("a.judge-link", has_text="Ask the judge").first.is_visible()
+        context.close()
+    assert failed == []

@@ -231,6 +231,11 @@ def create_app(rulebook_dir: Path | None = None, rulebook_url: str | None = None
         app.mount("/judge-assets", StaticFiles(directory=STATIC), name="judge-assets")
     if served:
         from fastapi.staticfiles import StaticFiles
+
+        @app.get(f"/rulebook/{links.JUDGE_FILE}", include_in_schema=False)
+        def judge_here() -> dict[str, bool]:
+            """The served rulebook's pages ask this to show their "Ask the judge" links."""
+            return {"answers": True}
         app.mount("/rulebook", StaticFiles(directory=rulebook_dir, html=True), name="rulebook")
 
     # A card game's description draws every card (~0.5 MB of SVG): it compresses tenfold.

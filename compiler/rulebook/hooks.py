@@ -45,8 +45,11 @@ _search: dict[str, search.BookSearch] = {}
 
 
 def on_post_build(config: Any) -> None:
-    """Give each book its own search index (search.py)."""
+    """Give each book its own search index (search.py); say that no judge serves this copy
+    (the judge says otherwise where it serves it: links.JUDGE_FILE)."""
     search.split(Path(config.site_dir), _search)
+    (Path(config.site_dir) / links.JUDGE_FILE).write_text('{"answers": false}\n',
+                                                           encoding="utf-8")
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

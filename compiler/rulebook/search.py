@@ -6,7 +6,8 @@ per book, and the index grew past what a phone should download to look up one wo
 the build, the index is split: each book gets its own, next to its pages, holding its pages
 and its worked examples (which are not headings, so the plugin never saw them); the site's
 index keeps the pages that belong to no book and each book's front page.
-`assets/javascripts/book-search.js` hands the theme the index of the book being read.
+`assets/javascripts/book-search.js` hands the theme the index of the book being read, and
+on request counts a search's matches in every other book (`search/books.json` lists them).
 
 A rule's heading starts with its number ("6.2 Scoring lakes"), a ruling's with its id
 ("BG-R5 …"), and an example's entry here with its id, so typing "6.2", "R5" or "BG-E36"
@@ -22,6 +23,7 @@ from typing import Any
 
 INDEX = "search/search_index.json"   # the theme's, for the whole site
 BOOK_INDEX = "search_index.json"      # each book's, in its folder
+BOOKS = "search/books.json"           # every book's folder and name: searching all of them
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ def split(site: Path, books: dict[str, BookSearch]) -> None:
     whole = json.loads((site / INDEX).read_text(encoding="utf-8"))
     own: dict[str, list[dict[str, Any]]] = {slug: [] for slug in books}
     rest: list[dict[str, Any]] = []
+    names = {slug: b.label for slug, b in books.items()}  # each book by its game and name
     for doc in whole["docs"]:
         slug = doc["location"].split("/", 1)[0]
         if slug not in own:
@@ -45,12 +48,17 @@ def split(site: Path, books: dict[str, BookSearch]) -> None:
             continue
         own[slug].append(doc)
         if doc["location"] == f"{slug}/":
-            rest.append(doc | {"title": f"{doc['title']}: {books[slug].label}"})
+            names[slug] = f"{doc['title']}: {books[slug].label}"
+            rest.append(doc | {"title": names[slug]})
         elif doc["location"].startswith(f"{slug}/#"):
             rest.append(doc)
     for slug, docs in own.items():
         _write(site / slug / BOOK_INDEX, whole["config"], docs + books[slug].entries)
     _write(site / INDEX, whole["config"], rest)
+    # "Search every book" (book-search.js) reads each book's index in turn, found by this list.
+    (site / BOOKS).write_text(json.dumps(
+        [{"slug": slug, "label": names[slug]} for slug in books], ensure_ascii=False),
+        encoding="utf-8")
 
 
 def _write(path: Path, config: dict[str, Any], docs: list[dict[str, Any]]) -> None:

@@ -12,6 +12,10 @@
 // is offered first as "Go to …", and Enter opens it: the index names each by its heading.
 // The same numbers work after "#" in a book's address: …/a-book/#6.2.
 //
+// Under a book's results, "Search every book" counts the same words in each other book
+// (their indexes are fetched only then; search/books.json lists them), each count a link
+// that opens that book with the search filled in (the theme reads `?q=`).
+//
 // It runs before the theme's script (site/overrides/main.html).
 (() => {
   const open = XMLHttpRequest.prototype.open;
@@ -117,7 +121,10 @@
   }
 
   document.addEventListener("input", (event) => {
-    if (event.target.matches && event.target.matches(".md-search__input")) offer(event.target);
+    if (event.target.matches && event.target.matches(".md-search__input")) {
+      offer(event.target);
+      offerEverywhere(event.target);
+    }
   }, true);
 
   // Enter on a number opens it when it names one thing, and moves to the choice when it
@@ -145,6 +152,77 @@
     const found = ((await numbered()) || new Map())
       .get(said.replace(/^§/, "").replace(/\.$/, "").toLowerCase()) || [];
     if (found.length === 1) location.replace(new URL(found[0].location, root()).href);
+  }
+
+  // ------------------------------------------------------------ every book
+
+  let shelf = null;  // [{slug, label, docs}] once every book's index has been fetched
+
+  async function everyBook() {
+    if (shelf === null) {
+      const books = await (await fetch(new URL("search/books.json", root()))).json();
+      shelf = await Promise.all(books.map(async (book) => {
+        try {
+          const index = await (await fetch(new URL(`${book.slug}/search_index.json`, root())))
+            .json();
+          return { ...book, docs: index.docs.map((d) =>
+            `${d.title} ${d.text}`.replace(/<[^>]*>/g, " ").toLowerCase()) };
+        } catch (e) { return { ...book, docs: null }; }  // offline, never fetched
+      }));
+    }
+    return shelf;
+  }
+
+  function words(query) {
+    return query.toLowerCase().split(/\s+/).filter((w) => w.length > 1);
+  }
+
+  async function countEverywhere(field, list) {
+    const query = field.value.trim();
+    const wanted = words(query);
+    list.replaceChildren(Object.assign(document.createElement("li"), { textContent: "Searching…" }));
+    let books;
+    try { books = await everyBook(); } catch (e) { books = []; }
+    const rows = [];
+    for (const book of books) {
+      if (book.slug === bookHere()) continue;
+      const item = document.createElement("li");
+      if (book.docs === null) {
+        item.textContent = `${book.label}: not available offline`;
+      } else {
+        const found = book.docs.filter((text) => wanted.every((w) => text.includes(w))).length;
+        if (found === 0) continue;
+        const link = document.createElement("a");
+        link.href = new URL(`${book.slug}/?q=${encodeURIComponent(query)}`, root()).href;
+        link.textContent = book.label;
+        item.append(link, ` — ${found} ${found === 1 ? "place" : "places"}`);
+        item.dataset.found = String(found);
+      }
+      rows.push(item);
+    }
+    rows.sort((a, b) => Number(b.dataset.found || 0) - Number(a.dataset.found || 0));
+    if (rows.length === 0)
+      rows.push(Object.assign(document.createElement("li"), { textContent: "No other book has these words." }));
+    list.replaceChildren(...rows);
+  }
+
+  function offerEverywhere(field) {
+    const result = document.querySelector(".md-search-result");
+    if (!result || !bookHere()) return;
+    let box = document.querySelector(".rulebook-everywhere");
+    if (words(field.value).length === 0) { if (box) box.remove(); return; }
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "rulebook-everywhere";
+      const button = document.createElement("button");
+      button.type = "button";
+      const list = document.createElement("ul");
+      button.addEventListener("click", () => countEverywhere(field, list));
+      box.append(button, list);
+      result.after(box);
+    }
+    box.querySelector("button").textContent = `Search every book for “${field.value.trim()}”`;
+    box.querySelector("ul").replaceChildren();
   }
 
   // ------------------------------------------------------------ naming the book
