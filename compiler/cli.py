@@ -283,7 +283,9 @@ def new_variant(name: Annotated[str, typer.Argument(help="The new ruleset's id (
         load_files([path])
     except CompileError as e:  # the scaffold must always check; say so loudly if not
         _fail(f"the new variant does not check, which is a bug:\n{e}")
-    out.print(f"created {path}: a variant of {base.id}. Next: rulebook check {target}")
+    from compiler.load import display_path
+    out.print(f"created {display_path(path)}: a variant of {base.id}. Next: rulebook check "
+              f"{display_path(target)}")
 
 
 @app.command("diff")

@@ -76,7 +76,7 @@ def parse_files(files: list[Path], sources: SourceMap) -> tuple[list[Any], list[
     items: list[Any] = []
     diagnostics: list[Diagnostic] = []
     for f in files:
-        name = _display(f)
+        name = display_path(f)
         try:
             text = decode_source(f.read_bytes(), name)
             sources.add(name, text)
@@ -133,7 +133,7 @@ def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...]
         raise CompileError(diagnostics)
     header = next((i for i in items if isinstance(i, m.Ruleset)), None)
     if header is None or header.extends is None:
-        rs, diagnostics = assemble(items, [_display(f) for f in files], sources)
+        rs, diagnostics = assemble(items, [display_path(f) for f in files], sources)
         if header is not None and header.tiles_from is not None:
             _borrow_tiles(rs, header, sources, chain)
         return rs, diagnostics
@@ -152,7 +152,7 @@ def assemble_files(files: list[Path], sources: SourceMap, chain: tuple[str, ...]
                                        (*chain, header.id))
     number(base)  # the base's numbers first: the variant's additions go around them
     rs, more = apply_variant(base, header, items, sources)
-    rs.files = rs.files + [_display(f) for f in files]
+    rs.files = rs.files + [display_path(f) for f in files]
     return rs, diagnostics + more
 
 
@@ -193,11 +193,11 @@ def load_files(files: list[Path]) -> tuple[m.Ruleset, SourceMap, list[Diagnostic
     if any(d.severity == "error" for d in diagnostics):
         raise CompileError(diagnostics)
     diagnostics += check_ruleset(rs, sources)
-    diagnostics = blame_replacements(rs, diagnostics, sources, {_display(f) for f in files})
+    diagnostics = blame_replacements(rs, diagnostics, sources, {display_path(f) for f in files})
     folders = {f.parent for f in files}
     if len(folders) == 1:  # a ruleset folder: its changelog, if it keeps one
         folder = folders.pop()
-        rs.history, problems = read_changelog(folder, rs, _display(folder / CHANGELOG))
+        rs.history, problems = read_changelog(folder, rs, display_path(folder / CHANGELOG))
         diagnostics += problems
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
@@ -230,7 +230,7 @@ def read_header(name: str | Path, chain: tuple[str, ...] = ()) -> m.Ruleset:
     what the variant leaves unsaid. A list of rulesets needs no more (compiling all: seconds)."""
     path = resolve_ruleset_path(name)
     for f in sorted(path.glob("*.rules")):
-        shown_name = _display(f)
+        shown_name = display_path(f)
         text = decode_source(f.read_bytes(), shown_name)
         if not re.search(r"^\s*ruleset\s", text, re.M):
             continue
@@ -259,7 +259,8 @@ def load_ruleset(name: str | Path) -> m.Ruleset:
     return load_ruleset_dir(resolve_ruleset_path(name))
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """A path as a reader would type it: from the current folder when it is under it."""
     try:
         return str(path.resolve().relative_to(Path.cwd()))
     except ValueError:

@@ -65,7 +65,7 @@ def test_check_reports_an_example_the_engine_disagrees_with(tmp_path: Path) -> N
     result = run("check", str(copy))
     assert result.exit_code == 1
     assert "example `nebula_four` disagrees with the engine" in result.output
-    assert "expected quuylto to gain +5 points, but the change is +4" in result.output
+    assert "expected quuylto to gain +5 victory points, but the change is +4" in result.output
 
 
 def test_compile_json_is_the_complete_ir() -> None:

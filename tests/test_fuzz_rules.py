@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from compiler.diagnostics import CompileError
 from compiler.engine.position import Rules
 from compiler.engine.scenario import run_example
-from compiler.load import RULES_DIR, _display, load_files
+from compiler.load import RULES_DIR, display_path, load_files
 from compiler.rulebook.pages import RulesetPages
 from tests.fuzzing import (
     FUZZ, GROUP, budget, bounded, cached_parse, compile_error_is_located, located,
@@ -149,13 +149,13 @@ def load_mutated(copies: Path, seed: Path, data: bytes) -> None:
             try:
                 ruleset, sources, warnings = load_files(files)
             except CompileError as e:
-                read = {_display(f) for f in files} | set(_base_files())
+                read = {display_path(f) for f in files} | set(_base_files())
                 compile_error_is_located(e, read)
                 return
             for w in warnings:
                 located(w)
             rules = Rules(ruleset)
-            mutated = _display(target)
+            mutated = display_path(target)
             if not FUZZ:
                 for ex in ruleset.examples:
                     if ex.loc is not None and ex.loc.file == mutated:
@@ -169,7 +169,7 @@ def load_mutated(copies: Path, seed: Path, data: bytes) -> None:
 
 
 def _base_files() -> list[str]:
-    return [_display(f) for f in RULES_DIR.glob("*/*.rules")]
+    return [display_path(f) for f in RULES_DIR.glob("*/*.rules")]
 
 
 @budget(45)

@@ -222,16 +222,18 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
     if f.fact in ("amount", "delta"):
         res, holder, value = str(a[0]), str(a[1]), int(a[2])  # type: ignore[arg-type]
         now = _amount(after, res, holder)
+        said = g.title(res, plural=abs(value) != 1)  # "+2 points", "95 minerals", "1 mineral"
+        who = "the pool" if holder == "pool" else holder
         if f.fact == "delta":
             then = _amount(before, res, holder)
             if now is None or then is None:
-                return f"there is no {holder} holding {res}"
+                return f"there is no {who} holding {g.title(res, plural=True)}"
             if now - then != value:
-                return f"expected {holder} to gain {value:+d} {res}, but the change is " \
+                return f"expected {who} to gain {value:+d} {said}, but the change is " \
                        f"{now - then:+d} ({then} → {now})"
             return None
         if now != value:
-            return f"expected {holder} to hold {value} {res}, but it holds {now}"
+            return f"expected {who} to hold {value} {said}, but it holds {now}"
         return None
     if f.fact == "piece":
         kind, owner, site = str(a[0]), str(a[1]), str(a[2])
