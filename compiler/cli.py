@@ -587,9 +587,8 @@ def moves(ruleset: str,
         return
     if s.at_once:  # any of them may choose first; the moves listed are the first one's
         out.print(f"{s.said()}; {s.player_name}’s choices: {counted(len(found), 'legal move')}")
-    else:
-        out.print(f"turn {s.turn}, {s.player} to play, step {s.step}: "
-                  f"{counted(len(found), 'legal move')}")
+    else:  # said as a ruling says it: "turn 5, Xemh to play, step “Take one action”"
+        out.print(f"{s.said()}: {counted(len(found), 'legal move')}")
     for text in found:
         print(text)
 
@@ -787,8 +786,7 @@ def replay(ruleset: str,
         return
     _view_line(pos)
     s = pos.situation()
-    state = "game over" if s.finished else s.said() if s.at_once else \
-        f"turn {s.turn}, {s.player} to play, step {s.step}"
+    state = "game over" if s.finished else s.said()
     out.print(f"{_laid_summary(g, pos.state)}; {state}")
     # One column per seat, one row per figure: a game with many kinds of piece
     # still fits a narrow terminal, where one column per kind would not.

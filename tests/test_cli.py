@@ -338,4 +338,4 @@ def test_an_example_number_two_books_share_asks_for_the_whole_id() -> None:
 def test_one_legal_move_is_said_in_the_singular() -> None:
     result = run("moves", "trian_family", "--example", "TF-E9")
     assert result.exit_code == 0
-    assert result.output.splitlines()[0].endswith("step action: 1 legal move")
+    assert result.output.splitlines()[0].endswith("step “Take one action”: 1 legal move")
