@@ -382,10 +382,13 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
             say(taken.render())
             failed = True
             continue
-        bad = 0
+        # Two actions written alike make records unreadable: checked with or without examples.
+        from compiler.engine.position import Rules
+        rules = Rules(ruleset)
+        bad = _notation_clashes(rules, say)
         if examples:
-            bad = _run_examples(ruleset, repeats, say)
-            failed = failed or bad > 0
+            bad += _run_examples(rules, repeats, say)
+        failed = failed or bad > 0
         if not bad:
             out.print(f"{folder}: ruleset [bold]{ruleset.id}[/] is correct "
                       f"({len(ruleset.all_rules())} rules, {len(ruleset.examples)} examples"
@@ -403,16 +406,19 @@ def check(files: Annotated[list[Path], typer.Argument(help="Rules files, ruleset
         raise typer.Exit(1)
 
 
-def _run_examples(ruleset: Any, repeats: Repeats, say: Any) -> int:
-    """Run every example; note each failure in `repeats`, to be printed once for all rulesets."""
-    from compiler.engine.position import Rules
-    from compiler.engine.scenario import run_example
+def _notation_clashes(rules: Any, say: Any) -> int:
     from compiler.engine.notation import notation_clashes
-    rules = Rules(ruleset)
-    bad = 0
-    for problem in notation_clashes(rules.game):
-        bad += 1
+    problems = notation_clashes(rules.game)
+    for problem in problems:
         say(problem)
+    return len(problems)
+
+
+def _run_examples(rules: Any, repeats: Repeats, say: Any) -> int:
+    """Run every example; note each failure in `repeats`, to be printed once for all rulesets."""
+    from compiler.engine.scenario import run_example
+    ruleset = rules.ruleset
+    bad = 0
     from compiler.variants import inherited_example_hint
     for ex in ruleset.examples:
         result = run_example(rules, ex)

@@ -339,3 +339,19 @@ def test_one_legal_move_is_said_in_the_singular() -> None:
     result = run("moves", "trian_family", "--example", "TF-E9")
     assert result.exit_code == 0
     assert result.output.splitlines()[0].endswith("step “Take one action”: 1 legal move")
+
+
+def test_two_actions_written_alike_are_refused_without_running_examples(tmp_path: Path) -> None:
+    """A record could not say which was played: `check --no-examples` says so too."""
+    (tmp_path / "house.rules").write_text(
+        'ruleset house extends trian_deluxe { subtitle "House rules" }\n'
+        'add to rule actions.research {\n'
+        '    action study "study" {\n'
+        '        notation "research"\n'
+        '        give 1 points to me\n'
+        '    }\n'
+        '}\n')
+    result = run("check", "--no-examples", str(tmp_path))
+    assert result.exit_code == 1
+    assert "both read `research`, so a record could not tell which was played [notation]" \
+        in result.output
