@@ -237,3 +237,18 @@ def test_planted_mistakes_in_the_real_ruleset_are_all_reported(tmp_path: Path) -
     found = {(Path(d.file).name, d.hint) for d in info.value.diagnostics}
     assert ("actions.rules", "did you mean `emissary`?") in found
     assert ("areas.rules", "did you mean `controller`?") in found
+
+
+def test_a_missing_value_is_asked_for_as_a_value_not_as_a_list_of_first_words() -> None:
+    """Where any expression may stand, the message names what the construct needs."""
+    d = syntax_error('chapter c "C" { rule c.r "R" { action a "A" { give 1 points to } } }')
+    assert d.message == "unexpected `}`; expected a value, such as `2`, `me` or `count(tiles)`"
+    d = syntax_error('chapter c "C" { rule c.r "R" { define d = 1 + } }')
+    assert d.message == "unexpected `}`; expected a value, such as `2`, `me` or `count(tiles)`"
+
+
+def test_a_misspelt_statement_is_asked_for_as_a_statement_with_a_did_you_mean() -> None:
+    d = syntax_error('chapter c "C" { rule c.r "R" { at start of turn { gve 1 points to me } } }')
+    assert d.message == ("unexpected `gve`; expected `}` or a statement, such as `give`, "
+                         "`place`, `set`, `if` or `grant`")
+    assert d.hint == "did you mean `give`?"

@@ -9,6 +9,7 @@ at the place with a caret.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -67,7 +68,41 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
 }
 
 
+# What the language's constructs can start with, as the parser itself says (its `accepts`
+# after a prefix that asks for one): when a parse stops where any of them could go, the
+# message names the construct ("a value") instead of listing its first words.
+_CONSTRUCTS = (
+    ("a value, such as `2`, `me` or `count(tiles)`",
+     'chapter c "C" { rule c.r "R" { define d = '),
+    ("a value, such as `2`, `me` or `count(tiles)`",
+     'chapter c "C" { rule c.r "R" { define d = 1 + '),
+    ("a statement, such as `give`, `place`, `set`, `if` or `grant`",
+     'chapter c "C" { rule c.r "R" { at start of turn { '),
+)
+
+
+@lru_cache(maxsize=4)
+def _construct_starts(parser: Lark) -> tuple[tuple[str, frozenset[str]], ...]:
+    out = []
+    for words, prefix in _CONSTRUCTS:
+        interactive = parser.parse_interactive(prefix)
+        interactive.exhaust_lexer()
+        starts = frozenset(interactive.accepts()) - {"RBRACE"}  # `}` is said on its own
+        out.append((words, starts))
+    return tuple(out)
+
+
 def _words(parser: Lark, names: set[str]) -> list[str]:
+    grouped: list[str] = []
+    for words, starts in _construct_starts(parser):
+        if starts <= names:
+            if words not in grouped:
+                grouped.append(words)
+            names = names - starts
+    return _terminal_words(parser, names) + grouped  # "`}` or a statement, such as …"
+
+
+def _terminal_words(parser: Lark, names: set[str]) -> list[str]:
     terminals = {t.name: t for t in parser.terminals}
     out: set[str] = set()
     for name in names:
