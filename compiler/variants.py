@@ -15,7 +15,7 @@ an id, or forgets that the base already has one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
@@ -95,7 +95,8 @@ class VariantBuilder:
         if kind in ("tile", "card"):
             return list(self._members(kind))
         if kind in self.DECLARATIONS:
-            return [d.id for d in self.base.all_decls() if isinstance(d, self.DECLARATIONS[kind])]
+            return [_key(d) for d in self.base.all_decls()
+                    if isinstance(d, self.DECLARATIONS[kind])]
         return [x.id for x in self._collection(kind)]
 
     def _error(self, loc: Any, code: str, message: str, hint: str | None = None) -> None:
@@ -105,9 +106,10 @@ class VariantBuilder:
             loc, code, message, hint=hint, focus=quoted.group(1) if quoted else None))
 
     def _missing(self, edit: m.Edit | Any, kind: str, ident: str, verb: str) -> None:
+        said = kind.replace("_", " ")  # "player attribute"
         self._error(edit.loc, "unknown-name",
-                    f"cannot {verb} {kind} `{ident}`: {self.base.extends or 'the base'} "
-                    f"has no such {kind}", hint=did_you_mean(ident, self._ids(kind)))
+                    f"cannot {verb} {said} `{ident}`: {self.base.extends or 'the base'} "
+                    f"has no such {said}", hint=did_you_mean(ident, self._ids(kind)))
 
     def _note(self, op: str, kind: str, ident: str, loc: Any, parent: str | None = None) -> None:
         self.changes.append(m.Change(op=op, kind=kind, id=ident, parent=parent, loc=loc))
@@ -145,20 +147,87 @@ class VariantBuilder:
 
     # One declaration of a base rule, by its id: `replace action build …`, `remove define
     # reach`: the rest of the rule stays as the base wrote it.
-    DECLARATIONS = {"action": m.Action, "define": m.Define, "effect": m.Effect}
+    # The declarations a variant edits by name (`replace action …`, `remove player attribute
+    # …`), each found wherever the base declares it by its id (an attribute: its name).
+    DECLARATIONS: ClassVar[dict[str, type]] = {
+        "action": m.Action, "define": m.Define, "effect": m.Effect, "area": m.AreaKind,
+        "player_attribute": m.PlayerAttribute, "game_attribute": m.GameAttribute}
+    # Those that have no name, found by the rule they stand in (`replace trigger in RULE`).
+    UNNAMED: ClassVar[dict[str, type]] = {"trigger": m.Trigger, "forbid": m.Forbid}
 
     def _declaration(self, kind: str, ident: str
                      ) -> tuple[m.Rule | m.Chapter | m.Ruleset, int] | None:
-        """Where the base declares the action, definition or effect `ident`: its holder (a
-        rule, a chapter, the ruleset) and its place there."""
+        """Where the base declares the action, definition, effect, area kind or attribute
+        `ident`: its holder (a rule, a chapter, the ruleset) and its place there."""
         holders: list[m.Rule | m.Chapter | m.Ruleset] = [self.base, *self.base.chapters,
                                                          *_walk([r for ch in self.base.chapters
                                                                  for r in ch.rules])]
         for holder in holders:
             for i, d in enumerate(holder.decls):
-                if isinstance(d, self.DECLARATIONS[kind]) and d.id == ident:
+                if isinstance(d, self.DECLARATIONS[kind]) and _key(d) == ident:
                     return holder, i
         return None
+
+    def _unnamed(self, edit: m.Edit, verb: str) -> tuple[m.Rule, int] | None:
+        """The trigger or prohibition `edit` names by its rule (and place), or None, said."""
+        kind, rule_id = edit.kind, edit.ids[0]
+        where = self._rules().get(rule_id)
+        if where is None:
+            self._missing(edit, "rule", rule_id, verb + " a " + kind + " in")
+            return None
+        rule = next(r for r in where.siblings if r.id == rule_id)
+        own = [i for i, d in enumerate(rule.decls) if isinstance(d, self.UNNAMED[kind])]
+        if not own:
+            holding = [r.id for r in self._rules_with(kind)]
+            self._error(edit.loc, "unknown-name",
+                        f"rule `{rule_id}` declares no {kind} of its own",
+                        hint=did_you_mean(rule_id, holding) or (
+                            f"the {kind}s are in " + ", ".join(f"`{r}`" for r in holding[:6])
+                            if holding else f"{self.base.extends or 'the base'} has no {kind}"))
+            return None
+        if edit.nth is None and len(own) > 1:
+            from compiler.check.trigger_order import event_words
+            listed = "; ".join(
+                f"{k} {event_words(rule.decls[i]) if kind == 'trigger' else 'forbidding a ' + rule.decls[i].kind}"
+                for k, i in enumerate(own, 1))
+            self._error(edit.loc, "unknown-name",
+                        f"rule `{rule_id}` declares {len(own)} {kind}s ({listed}): say which",
+                        hint=f"write `{verb} {kind} 1 in {rule_id}` for the first, and so on")
+            return None
+        nth = edit.nth or 1
+        if not 1 <= nth <= len(own):
+            self._error(edit.loc, "range", f"rule `{rule_id}` declares {len(own)} {kind}"
+                        f"{'s' if len(own) > 1 else ''}, so there is no {kind} {nth}",
+                        hint=f"count them in the order the rule writes them, from 1")
+            return None
+        return rule, own[nth - 1]
+
+    def _rules_with(self, kind: str) -> list[m.Rule]:
+        return [r for r in _walk([r for ch in self.base.chapters for r in ch.rules])
+                if any(isinstance(d, self.UNNAMED[kind]) for d in r.decls)]
+
+    def replace_in(self, edit: m.Edit) -> None:
+        found = self._unnamed(edit, "replace")
+        if found is None:
+            return
+        rule, i = found
+        if not isinstance(edit.item, self.UNNAMED[edit.kind]):
+            self._error(edit.item.loc or edit.loc, "structure",
+                        f"`replace {edit.kind}` takes "
+                        f"{'a trigger (`when …` or `at …`)' if edit.kind == 'trigger' else 'a `forbid`'}"
+                        f" in its braces, not a `{getattr(edit.item, 'decl', 'declaration')}`")
+            return
+        cite_rule(edit.item, rule.id)
+        rule.decls[i] = edit.item
+        self._declaration_changed(rule, edit.loc)
+
+    def remove_in(self, edit: m.Edit) -> None:
+        found = self._unnamed(edit, "remove")
+        if found is None:
+            return
+        rule, i = found
+        del rule.decls[i]
+        self._declaration_changed(rule, edit.loc)
 
     def _declaration_changed(self, holder: m.Rule | m.Chapter | m.Ruleset, loc: Any) -> None:
         if isinstance(holder, m.Rule):
@@ -169,9 +238,9 @@ class VariantBuilder:
     def replace(self, edit: m.Edit) -> None:
         item, kind = edit.item, edit.kind
         if kind in self.DECLARATIONS:
-            found = self._declaration(kind, item.id)
+            found = self._declaration(kind, _key(item))
             if found is None:
-                self._missing(edit, kind, item.id, "replace")
+                self._missing(edit, kind, _key(item), "replace")
                 return
             holder, i = found
             if holder.decls[i].rule:  # cited by the rule it stands in, as the one it replaces
@@ -465,3 +534,9 @@ def inherited_example_hint(ruleset: m.Ruleset, example: str) -> str | None:
     return (f"hint: {ruleset.id} inherits this example from {ruleset.extends}; where your "
             f"variant changes what it shows, write `remove example {example}`, or "
             f"`replace example {example} \"…\" {{ … }}` with the outcome your rules give")
+
+
+def _key(decl: Any) -> str:
+    """The name a variant edits a declaration by: its id, or an attribute's name."""
+    attribute = getattr(decl, "attribute", None)
+    return attribute.name if attribute is not None else decl.id

@@ -15,6 +15,7 @@ from compiler.diagnostics import CompileError
 from compiler.engine.formats import from_state
 from compiler.engine.position import Position, Rules
 from compiler.ir import model as m
+from compiler.ir import nodes as n
 from compiler.load import load_files, load_ruleset
 
 
@@ -392,3 +393,64 @@ def test_a_replacement_that_leaves_out_what_the_base_uses_is_one_error_at_the_re
                                 "`module3`, `racial`, `universal`, `unlock_racial`, "
                                 "`unlock_universal`, which the base still uses:")
     assert "replace action" in (d.hint or "")
+
+
+# ---------------------------------------------------------------- triggers, prohibitions, attributes
+
+
+def test_the_trigger_of_a_rule_is_replaced_without_copying_the_rule(tmp_path: Path) -> None:
+    """A nebula receives 2 minerals when it closes, in place of the base's count: the rule's
+    text and its other declarations stay the base's."""
+    rs = variant(tmp_path, HEADER + '''
+        replace trigger in areas.minerals {
+            when nebula a closes, at step check {
+                give 2 mineral to a
+            }
+        }
+    ''')
+    rule = rs.rule_index()["areas.minerals"]
+    [trigger] = [d for d in rule.decls if isinstance(d, m.Trigger)]
+    [give] = trigger.body
+    assert isinstance(give, n.Give) and give.rule == "areas.minerals"  # cited as the old one
+    assert rule.text.startswith("A nebula that closes receives mineral markers")
+    assert ("replaced", "rule", "areas.minerals") in [(c.op, c.kind, c.id) for c in rs.changes]
+
+
+def test_a_prohibition_is_removed_from_its_rule(tmp_path: Path) -> None:
+    rs = variant(tmp_path, HEADER + "\nremove forbid in actions.one_kind\n")
+    assert not [d for d in rs.rule_index()["actions.one_kind"].decls if isinstance(d, m.Forbid)]
+
+
+def test_a_rule_with_no_trigger_says_where_the_triggers_are(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + "\nremove trigger in actions.one_kind\n")
+    assert msg.startswith("rule `actions.one_kind` declares no trigger of its own | "
+                          "the triggers are in `actions.outpost`, `areas.check`")
+
+
+def test_a_trigger_beyond_the_rules_count_is_out_of_range(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + "\nremove trigger 2 in areas.minerals\n")
+    assert msg.startswith("rule `areas.minerals` declares 1 trigger, so there is no trigger 2")
+
+
+def test_a_trigger_is_not_replaced_by_something_else(tmp_path: Path) -> None:
+    [msg] = errors(tmp_path, HEADER + '''
+        replace trigger in areas.minerals {
+            forbid emissary entering s when true
+        }
+    ''')
+    assert msg.startswith("`replace trigger` takes a trigger (`when …` or `at …`) in its "
+                          "braces, not a `forbid`")
+
+
+def test_a_player_attribute_is_replaced_and_removed_by_its_name(tmp_path: Path) -> None:
+    rs = variant(tmp_path, '''
+        ruleset counted extends trian_new_order { subtitle "Counted" code "CT" }
+
+        replace player attribute pluses: int "holds {value} +1 tokens in play"
+    ''', name="counted")
+    [pluses] = [d for d in rs.all_decls() if isinstance(d, m.PlayerAttribute)
+                and d.attribute.name == "pluses"]
+    assert pluses.attribute.phrase == "holds {value} +1 tokens in play"
+    [msg] = errors(tmp_path, HEADER + "\nremove player attribute lucky\n")
+    assert msg.startswith("cannot remove player attribute `lucky`: trian_deluxe has no such "
+                          "player attribute")

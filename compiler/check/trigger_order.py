@@ -117,7 +117,8 @@ def _orders(t: m.Trigger, other: m.Trigger) -> bool:
     return bool(want) and (rule == want or rule.startswith(want + "."))
 
 
-def _event_words(t: m.Trigger) -> str:
+def event_words(t: m.Trigger) -> str:
+    """When a trigger runs, in words: "when a lake closes", "at the end of the turn"."""
     ev = t.event
     kinds = sorted(_kinds(t) or [])
     what = " or ".join(("an " if k[:1] in "aeiou" else "a ") + k for k in kinds) if kinds \
@@ -153,7 +154,7 @@ def check_trigger_order(ck: _Reporter, ruleset: m.Ruleset) -> None:
                        else f"it is written {'before' if runs == 'first' else 'after'} it")
             ck.report(reader.loc, "order",
                       f"this trigger reads `{name}`, which the trigger of `{writer.rule}` changes "
-                      f"({writer.loc}); both run {_event_words(reader)}, and this one runs "
+                      f"({writer.loc}); both run {event_words(reader)}, and this one runs "
                       f"{runs} only because {because}",
                       severity="warning", focus="",
                       hint=f"to run once `{name}` is changed, write `after {writer.rule}` "

@@ -222,7 +222,7 @@ def _check(rules: Rules, f: m.PositionFact, before: Position, after: Position,
     if f.fact in ("amount", "delta"):
         res, holder, value = str(a[0]), str(a[1]), int(a[2])  # type: ignore[arg-type]
         now = _amount(after, res, holder)
-        said = g.title(res, plural=abs(value) != 1)  # "+2 points", "95 minerals", "1 mineral"
+        said = g.title(res, plural=abs(value) != 1)  # in the kind's own words, plural unless 1
         who = "the pool" if holder == "pool" else holder
         if f.fact == "delta":
             then = _amount(before, res, holder)

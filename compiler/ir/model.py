@@ -489,15 +489,17 @@ class Example(Node):
 
 
 Editable = Literal["rule", "chapter", "tiles", "tile", "term", "ruling", "example", "cards",
-                   "card", "action", "define", "effect"]
+                   "card", "action", "define", "effect", "player_attribute", "game_attribute",
+                   "area", "trigger", "forbid"]
 
 
 class Edit(Node):
     """One edit a variant makes to the ruleset it extends (as written)."""
 
-    op: Literal["replace", "remove", "add_to"]
+    op: Literal["replace", "remove", "add_to", "replace_in", "remove_in"]
     kind: Editable
     ids: list[str] = []
+    nth: int | None = None    # `replace trigger 2 in RULE`: which of the rule's own
     item: Any = None          # the replacing item, for `replace`
     items: list[Any] = []     # what is added, for `add to`
     text: str = ""            # prose added after a rule's or chapter's own, for `add to`

@@ -129,12 +129,38 @@ class ToIR(CardsTransformer, TurnsMixin, SimultaneousMixin, ZonesTransformer, Au
 
     _KINDS = {m.Rule: "rule", m.Chapter: "chapter", m.TileSet: "tiles", m.TileDef: "tile",
               m.Term: "term", m.Ruling: "ruling", m.Example: "example", cd.CardSet: "cards",
-              cd.CardDef: "card", m.Action: "action", m.Define: "define", m.Effect: "effect"}
+              cd.CardDef: "card", m.Action: "action", m.Define: "define", m.Effect: "effect",
+              m.PlayerAttribute: "player_attribute", m.GameAttribute: "game_attribute",
+              m.AreaKind: "area"}
 
     def replace(self, meta: Meta, c: list[Any]) -> m.Edit:
         item = c[0]
-        return m.Edit(op="replace", kind=self._KINDS[type(item)], ids=[item.id], item=item,
+        ident = item.attribute.name if isinstance(item, (m.PlayerAttribute, m.GameAttribute)) \
+            else item.id
+        return m.Edit(op="replace", kind=self._KINDS[type(item)], ids=[ident], item=item,
                       loc=self._loc(meta))
+
+    def replace_in(self, meta: Meta, c: list[Any]) -> m.Edit:
+        kind, *rest = c
+        nth = int(rest.pop(0)) if isinstance(rest[0], Token) and rest[0].type == "INT" else None
+        return m.Edit(op="replace_in", kind=kind, ids=[str(rest[0])], nth=nth, item=rest[1],
+                      loc=self._loc(meta))
+
+    def remove_in(self, meta: Meta, c: list[Any]) -> m.Edit:
+        kind, *rest = c
+        nth = int(rest.pop(0)) if isinstance(rest[0], Token) and rest[0].type == "INT" else None
+        return m.Edit(op="remove_in", kind=kind, ids=[str(rest[0])], nth=nth,
+                      loc=self._loc(meta))
+
+    def remove_attribute(self, meta: Meta, c: list[Any]) -> m.Edit:
+        return m.Edit(op="remove", kind=f"{c[0]}_attribute", ids=[str(x) for x in c[1:]],
+                      loc=self._loc(meta))
+
+    def unnamed(self, meta: Meta, c: list[Any]) -> str:
+        return str(c[0])
+
+    def attr_owner(self, meta: Meta, c: list[Any]) -> str:
+        return str(c[0])
 
     def remove(self, meta: Meta, c: list[Any]) -> m.Edit:
         return m.Edit(op="remove", kind=c[0], ids=[str(x) for x in c[1:]], loc=self._loc(meta))

@@ -48,7 +48,8 @@ KEYWORDS: tuple[str, ...] = (
     "recorded", "remove", "replace", "require", "reset", "resource", "return", "returns",
     "right", "rotation", "round", "rule", "ruleset", "ruling", "same", "score", "seats", "set",
     "settles", "some", "source", "stack", "stacks", "start", "step", "subtitle", "suffix",
-    "supply", "teams", "term", "text", "then", "tile", "tiles", "title", "to", "top", "turn",
+    "supply", "teams", "term", "text", "then", "tile", "tiles", "title", "to", "top", "trigger",
+    "turn",
     "turns", "unlimited", "use", "value", "version", "vs", "waiting", "when", "where", "winner",
     "with",
     # zones (slice S4 of issue 10)

@@ -211,7 +211,9 @@ BASE: dict[str, tuple[str, str]] = {
     "set_aside": ("turn", SET_ASIDE),
     "build": ("turn", BUILD),
     "research": ("research", RESEARCH),
+    "tired": ("turn", 'player attribute tired: bool "is tired"'),
     "end": ("goal", "game ends after turn when count(stock) == 0"),
+    "last point": ("goal", "at end of game {\n    for each p in players {\n        give 1 points to p\n    }\n}"),
     "winner": ("goal", "winner most it.points then most it.gold"),
     "tileset": ("tiles", TILESET),
 }
@@ -391,7 +393,11 @@ CONSTRUCTS: list[Construct] = [
                 "mention stay. One action, `define`, condition or `effect` is replaced on its "
                 "own, wherever the base declares it (`replace action research \"…\" { … }`): "
                 "the rest of its rule stays as the base wrote it, and the rule is listed as "
-                "changed.",
+                "changed. So are a player's or the game's attribute (`replace player attribute "
+                "NAME: …`) and an area kind (`replace area lake …`), by name. A trigger or a "
+                "prohibition has no name: `replace trigger in RULE { … }` replaces the one that "
+                "rule declares (`replace trigger 2 in RULE` the second, when it has several), "
+                "and `replace forbid in RULE { … }` likewise.",
         example='''
             replace rule main.research "Research" {
                 text "Research pays two points in this variant."
@@ -400,22 +406,34 @@ CONSTRUCTS: list[Construct] = [
                     give 2 points to me
                 }
             }
+            replace trigger in main.goal {
+                at end of game {
+                    for each p in players {
+                        give 2 points to p
+                    }
+                }
+            }
         ''',
-        shows=("replace",), ir=("Rule", "Change")),
+        shows=("replace", "replace_in", "unnamed"), ir=("Rule", "Change")),
     Construct(
         name="remove", grammar_rule="change", group=V, context="variant",
         also=("removable",),
         summary="Removes items of the base by id, or with `every` all the base has of a kind "
                 "(its worked examples, say, when the variant changes too much for them); "
                 "`remove action`, `remove define` and `remove effect` take one declaration out "
-                "of the rule that holds it. "
+                "of the rule that holds it, `remove player attribute NAME` and `remove game "
+                "attribute NAME` one attribute, `remove trigger in RULE` and `remove forbid in "
+                "RULE` (with a number when the rule has several) a trigger or a prohibition. "
                 "Anything that still refers to a removed rule is reported, with a hint saying "
                 "which variant removed it.",
         example='''
-            remove rule main.goal
+            remove tile t3
             remove every example
+            remove trigger in main.goal
+            remove player attribute tired
         ''',
-        shows=("remove", "remove_every", "removable"), ir=("Change",)),
+        shows=("remove", "remove_every", "removable", "remove_in", "remove_attribute",
+               "attr_owner"), ir=("Change",)),
     Construct(
         name="add to", grammar_rule="change", group=V, context="variant",
         also=("addable", "_add_item"),
@@ -2090,7 +2108,8 @@ def _assemble(construct: Construct | None) -> tuple[str, tuple[int, int]]:
     rule("main.board", "Board", parts["board"])
     rule("main.turn", "A turn", parts["turn"])
     rule("main.research", "Research", parts["research"])
-    rule("main.goal", "The goal", parts["goal"], "The player with the most points wins.")
+    rule("main.goal", "The goal", parts["goal"], "At the end of the game each player scores a last "
+         "point; then the player with the most points wins.")
     if ctx == "rule":
         lines.append('    rule main.example "The example" {')
         put(snippet, 8)
