@@ -104,5 +104,5 @@ def base_ruleset(folder: Path, unsaved: Mapping[Path, str]) -> m.Ruleset | None:
         if base is None:
             return None
         return check_folder(resolve_ruleset_path(base), unsaved, examples=False).ruleset
-    except CompileError:
+    except (CompileError, OSError):
         return None

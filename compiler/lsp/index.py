@@ -19,7 +19,7 @@ from compiler import links as urls
 from compiler.ir import cards as c
 from compiler.ir import model as m
 from compiler.ir.nodes import Loc
-from compiler.ir.prose import plain
+from compiler.ir.prose import plain, prose_refs
 
 # What a declaration that is not a `decl` calls itself in the language.
 _KINDS: dict[type[BaseModel], str] = {
@@ -113,9 +113,16 @@ class Index:
     def at(self, line_text: str, character: int) -> list[Entry]:
         """The entries of the id under the cursor (0-based `character` in `line_text`).
 
-        `a.b.c` is tried whole, then shorter from the right up to the part under the
-        cursor, then that part alone: `me.credits` finds the attribute `credits`.
+        In prose, a reference names what it refers to: `[[mineral]]` the term,
+        `[[rule:a.b]]` the rule (or the card cited like one). Elsewhere `a.b.c` is tried
+        whole, then shorter from the right up to the part under the cursor, then that
+        part alone: `me.credits` finds the attribute `credits`.
         """
+        for ref in prose_refs(line_text):
+            if ref.start <= character < ref.end:
+                found = self.entries.get(ref.target, [])
+                kinds = {"rule": ("rule", "card")}.get(ref.kind, (ref.kind,))
+                return [e for e in found if e.kind in kinds] or found
         for match in ID.finditer(line_text):
             if not match.start() <= character <= match.end():
                 continue

@@ -53,6 +53,7 @@ class RulesServer(LanguageServer):
         super().__init__("rulebook", own)
         self.indexes: dict[Path, Index] = {}      # the last ruleset of each folder that compiled
         self.shown: dict[Path, dict[str, list[t.Diagnostic]]] = {}  # published, by folder
+        self.read: dict[Path, set[Path]] = {}     # the files each folder's last check read
         self.edits: dict[Path, int] = {}          # a counter per folder: is a check still the latest?
         # One thread checks, one ruleset after the other; the protocol keeps answering meanwhile.
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="check")
@@ -60,7 +61,9 @@ class RulesServer(LanguageServer):
     # ------------------------------------------------------------- checking
 
     async def check(self, uri: str, delay: float = 0.0) -> None:
-        """Check the ruleset of `uri` once typing settles; publish unless newer text came."""
+        """Check the ruleset of `uri` once typing settles, and every other ruleset checked
+        before that read the file (the variants of a base being edited); publish what they
+        found unless newer text came meanwhile."""
         file = _path(uri)
         if file is None:
             return
@@ -72,29 +75,35 @@ class RulesServer(LanguageServer):
                 return
         unsaved = {p: doc.source for u, doc in self.workspace.text_documents.items()
                    if (p := _path(u)) is not None}
-        outcome = await asyncio.get_running_loop().run_in_executor(
-            self.checker, _checked, folder, unsaved)
+        folders = [folder, *(f for f, files in self.read.items() if file in files and f != folder)]
+        loop = asyncio.get_running_loop()
+        outcomes = []
+        for each in folders:
+            outcome = await loop.run_in_executor(self.checker, _checked, each, unsaved)
+            ruleset = outcome.ruleset
+            if ruleset is None and each not in self.indexes:  # never compiled: its base, at least
+                ruleset = await loop.run_in_executor(self.checker, base_ruleset, each, unsaved)
+            if ruleset is not None:
+                self.indexes[each] = await loop.run_in_executor(self.checker, Index, ruleset)
+            outcomes.append(outcome)
         if self.edits[folder] != turn:
             return
-        loop = asyncio.get_running_loop()
-        ruleset = outcome.ruleset
-        if ruleset is None and folder not in self.indexes:  # never compiled: its base, at least
-            ruleset = await loop.run_in_executor(self.checker, base_ruleset, folder, unsaved)
-        if ruleset is not None:
-            self.indexes[folder] = await loop.run_in_executor(self.checker, Index, ruleset)
-        self.publish(outcome, file)
+        self.publish(outcomes, file)
 
-    def publish(self, outcome: Outcome, asked: Path) -> None:
-        """Publish each file's diagnostics: this folder's, with every other open ruleset's
-        findings in the same file (a base shared by two variants), each message once."""
-        found: dict[str, list[t.Diagnostic]] = {}
-        for d in outcome.diagnostics:
-            file = path_of(d.file) if d.file.endswith(".rules") else asked
-            found.setdefault(from_fs_path(str(file)) or "", []).append(
-                self.diagnostic(d, self.lines(file)))
-        before = self.shown.get(outcome.folder, {})
-        self.shown[outcome.folder] = found
-        for uri in {*before, *found, from_fs_path(str(asked)) or ""} - {""}:
+    def publish(self, outcomes: list[Outcome], asked: Path) -> None:
+        """Publish each file's diagnostics as the checks of all rulesets found them (a base
+        shared by two variants), each message once; a file no longer at fault gets none."""
+        touched = {from_fs_path(str(asked)) or ""}
+        for outcome in outcomes:
+            found: dict[str, list[t.Diagnostic]] = {}
+            for d in outcome.diagnostics:
+                file = path_of(d.file) if d.file.endswith(".rules") else asked
+                found.setdefault(from_fs_path(str(file)) or "", []).append(
+                    self.diagnostic(d, self.lines(file)))
+            touched |= {*self.shown.get(outcome.folder, {}), *found}
+            self.shown[outcome.folder] = found
+            self.read[outcome.folder] = outcome.files
+        for uri in touched - {""}:
             merged: dict[tuple[Any, ...], t.Diagnostic] = {}
             for shown in self.shown.values():
                 for d in shown.get(uri, []):
