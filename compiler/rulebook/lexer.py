@@ -23,7 +23,8 @@ from pygments.lexer import RegexLexer, bygroups, default, words
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String,
                             Whitespace)
 
-__all__ = ["RulesLexer", "KEYWORDS", "CONSTANTS", "TYPES"]
+__all__ = ["RulesLexer", "KEYWORDS", "CONSTANTS", "TYPES", "RULE_ID_KEYWORDS", "IDENT",
+           "RULE_ID"]
 
 #: Literal values of the language.
 CONSTANTS: tuple[str, ...] = ("none", "true", "false")
@@ -63,8 +64,9 @@ KEYWORDS: tuple[str, ...] = (
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).
 RULE_ID_KEYWORDS: tuple[str, ...] = ("rule", "per", "illustrates", "settles")
 
-_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-_RULE_ID = rf"{_IDENT}(?:\.{_IDENT})*"
+#: A name, and a rule's id (names joined by dots); the TextMate grammar takes them too.
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+RULE_ID = rf"{IDENT}(?:\.{IDENT})*"
 
 
 class RulesLexer(RegexLexer):
@@ -84,21 +86,21 @@ class RulesLexer(RegexLexer):
             # `page per rule` names no rule: `rule` there is the keyword.
             (r"\b(page)([ \t]+)(per)([ \t]+)(rule)\b",
              bygroups(Keyword, Whitespace, Keyword, Whitespace, Keyword)),
-            (rf"\b({'|'.join(RULE_ID_KEYWORDS)})([ \t]+)({_RULE_ID})",
+            (rf"\b({'|'.join(RULE_ID_KEYWORDS)})([ \t]+)({RULE_ID})",
              bygroups(Keyword, Whitespace, Name.Label), "more-rule-ids"),
             (words(CONSTANTS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
             (words(TYPES, prefix=r"\b", suffix=r"\b"), Keyword.Type),
             (words(KEYWORDS, prefix=r"\b", suffix=r"\b"), Keyword),
-            (rf"(\.)({_IDENT})", bygroups(Punctuation, Name.Attribute)),
-            (rf"{_IDENT}(?=\()", Name.Function),
-            (_IDENT, Name),
+            (rf"(\.)({IDENT})", bygroups(Punctuation, Name.Attribute)),
+            (rf"{IDENT}(?=\()", Name.Function),
+            (IDENT, Name),
             (r"[0-9]+", Number.Integer),
             (r"==|!=|<=|>=|[<>=+\-*/]", Operator),
             (r"[{}()\[\],:.;?]", Punctuation),
         ],
         # `settles a.b, c.d`: each further id follows a comma, possibly on the next line.
         "more-rule-ids": [
-            (rf"(\s*)(,)(\s*)({_RULE_ID})",
+            (rf"(\s*)(,)(\s*)({RULE_ID})",
              bygroups(Whitespace, Punctuation, Whitespace, Name.Label)),
             default("#pop"),
         ],
