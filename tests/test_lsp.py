@@ -22,6 +22,7 @@ from pygls.uris import from_fs_path
 
 from compiler.load import REPO_ROOT, RULES_DIR, load_ruleset
 
+GUIDE = REPO_ROOT / "site" / "guides" / "editors.md"
 WAIT = 30.0  # seconds: a check of a ruleset takes well under 2
 
 # A variant with a mistake planted on line 13 (`minerl`); `FIXED` corrects it.
@@ -174,6 +175,7 @@ def test_a_misspelt_resource_is_reported_as_the_author_types_with_did_you_mean(
     assert (problem.range.start.line, problem.range.start.character) == (line, column)
     assert (problem.range.end.line, problem.range.end.character) == (line, column + len("minerl"))
     assert problem.message == "unknown resource `minerl`\ndid you mean `mineral`?"
+    assert problem.message in GUIDE.read_text(encoding="utf-8")  # as the guide shows it
 
 
 def test_fixing_the_mistake_clears_the_diagnostics(editor: Editor, house: Path) -> None:

@@ -51,3 +51,15 @@ def test_a_rule_id_after_rule_is_a_label() -> None:
     assert opening is not None and opening.group(1) == "rule"
     [label] = [p["match"] for p in labels["patterns"] if p["name"] == "entity.name.label.rules"]
     assert re.compile(label).match("actions.research \"Research\"").group() == "actions.research"
+
+
+def test_the_vs_code_extension_contributes_the_language_and_this_grammar() -> None:
+    extension = FILE.parents[1]
+    manifest = json.loads((extension / "package.json").read_text(encoding="utf-8"))
+    [language] = manifest["contributes"]["languages"]
+    assert language["id"] == "rules" and language["extensions"] == [".rules"]
+    [written] = manifest["contributes"]["grammars"]
+    assert (written["language"], written["scopeName"]) == ("rules", "source.rules")
+    assert (extension / written["path"]).resolve() == FILE.resolve()
+    assert manifest["contributes"]["configuration"]["properties"]["rulebook.command"][
+        "default"] == ["rulebook", "lsp"]

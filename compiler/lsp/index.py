@@ -29,7 +29,7 @@ _KINDS: dict[type[BaseModel], str] = {
     c.PropertyDecl: "property",
 }
 
-# An id as written: a name, or names joined by dots (`scoring.outer_space`).
+# An id as written: a name, or names joined by dots (`setup.board`).
 ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
@@ -113,10 +113,10 @@ class Index:
     def at(self, line_text: str, character: int) -> list[Entry]:
         """The entries of the id under the cursor (0-based `character` in `line_text`).
 
-        In prose, a reference names what it refers to: `[[mineral]]` the term,
+        In prose, a reference names what it refers to: `[[gem]]` the term,
         `[[rule:a.b]]` the rule (or the card cited like one). Elsewhere `a.b.c` is tried
         whole, then shorter from the right up to the part under the cursor, then that
-        part alone: `me.credits` finds the attribute `credits`.
+        part alone: `me.score` finds the attribute `score`.
         """
         for ref in prose_refs(line_text):
             if ref.start <= character < ref.end:
