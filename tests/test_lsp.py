@@ -20,6 +20,7 @@ from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
+from compiler.links import site_url
 from compiler.load import REPO_ROOT, RULES_DIR, load_ruleset
 
 GUIDE = REPO_ROOT / "site" / "guides" / "editors.md"
@@ -223,7 +224,7 @@ def test_hover_on_a_rule_id_shows_its_number_text_and_permalink(
     number = load_ruleset("trian_deluxe").rule_index()["actions.research"].number
     text = shown.contents.value
     assert f"**rule** `actions.research` §{number} — Research" in text
-    assert "Score 1 victory point and take 1 mineral from the" in text
+    assert f"Score 1 [victory point]({site_url()}house-rules/glossary/#points" in text
     assert "/house-rules/actions/#actions-research" in text
 
 

@@ -29,6 +29,9 @@ _KINDS: dict[type[BaseModel], str] = {
     c.PropertyDecl: "property",
 }
 
+# A link of the rulebook's pages to another of its pages: `](page.md#anchor`.
+_PAGE_LINK = re.compile(r"\]\(([^)\s]+\.md(?:#[^)\s]*)?)")
+
 # An id as written: a name, or names joined by dots (`setup.board`).
 ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -102,6 +105,14 @@ class Index:
             return self._url(f"{book.page_of_rule(rule)}#{urls.anchor(rule)}")
         return None
 
+    def _prose(self, text: str) -> str:
+        """Prose as the rulebook prints it, its references linked to the published book."""
+        try:
+            linked = self.book.prose(text)
+        except KeyError:  # a reference the ruleset does not declare (checked elsewhere)
+            return plain(text)
+        return _PAGE_LINK.sub(lambda found: f"]({self._url(found.group(1))}", linked)
+
     def _url(self, target: str) -> str:
         """`page.md#anchor` (as the rulebook's pages link) as the published address."""
         page, _, where = target.partition("#")
@@ -147,7 +158,10 @@ class Index:
         return "\n\n---\n\n".join(self._describe(e) for e in entries)
 
     def _describe(self, e: Entry) -> str:
-        head = f"**{e.kind}** `{e.id}`" + (f" §{e.number}" if e.number else "")
+        # Rules, chapters and cards are cited by section number; rulings and examples by
+        # their own (`TD-R5`).
+        number = ("§" if e.kind in ("rule", "chapter", "card") else "") + e.number
+        head = f"**{e.kind}** `{e.id}`" + (f" {number}" if e.number else "")
         if e.title:
             head += f" — {plain(e.title)}"
         out = [head]
@@ -162,10 +176,10 @@ class Index:
         """The rulebook's words: its prose, or the English reading of a declaration."""
         node = e.node
         if isinstance(node, m.Ruling):
-            return "\n\n".join(plain(t) for t in (node.question, node.text, node.reason) if t)
+            return "\n".join(self._prose(line) for line in self.book.ruling_lines(node)).strip()
         prose = getattr(node, "text", "")
         if isinstance(prose, str) and prose.strip():
-            return plain(prose).strip()
+            return self._prose(prose.strip())
         if isinstance(node, m.Decl):
             from compiler.ir.english import declaration_readings
             try:
