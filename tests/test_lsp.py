@@ -53,13 +53,13 @@ class Editor:
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.client = LanguageClient("test-editor", "1")
-        self.published: dict[str, asyncio.Queue[list[t.Diagnostic]]] = {}
+        self.published: dict[str, asyncio.Queue[t.PublishDiagnosticsParams]] = {}
         self.logged: list[str] = []
         self.versions: dict[str, int] = {}
 
         @self.client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def diagnostics(params: t.PublishDiagnosticsParams) -> None:
-            self.queue(params.uri).put_nowait(list(params.diagnostics))
+            self.queue(params.uri).put_nowait(params)
 
         @self.client.feature(t.WINDOW_LOG_MESSAGE)
         def log_message(params: t.LogMessageParams) -> None:
@@ -68,7 +68,7 @@ class Editor:
     def run(self, work: Any) -> Any:
         return self.loop.run_until_complete(asyncio.wait_for(work, WAIT))
 
-    def queue(self, uri: str) -> asyncio.Queue[list[t.Diagnostic]]:
+    def queue(self, uri: str) -> asyncio.Queue[t.PublishDiagnosticsParams]:
         return self.published.setdefault(uri, asyncio.Queue())
 
     def start(self) -> None:
@@ -93,16 +93,32 @@ class Editor:
         while not queue.empty():
             queue.get_nowait()
 
+    def diagnostics_with(self, uri: str, code: str) -> list[t.Diagnostic]:
+        """The first diagnostics published for `uri` that hold one with `code`."""
+        async def found() -> list[t.Diagnostic]:
+            while True:
+                params = await self.queue(uri).get()
+                if any(d.code == code for d in params.diagnostics):
+                    return list(params.diagnostics)
+        return self.run(found())
+
     def diagnostics(self, uri: str) -> list[t.Diagnostic]:
-        """The next diagnostics published for `uri`."""
-        return self.run(self.queue(uri).get())
+        """The next diagnostics published for `uri`, for its latest text when it is open
+        (a check of an older text may still be answering)."""
+        async def latest() -> list[t.Diagnostic]:
+            while True:
+                params = await self.queue(uri).get()
+                if params.version is None or params.version >= self.versions.get(uri, 0):
+                    return list(params.diagnostics)
+        return self.run(latest())
 
     def open(self, path: Path, text: str) -> str:
         uri = from_fs_path(str(path)) or ""
         self.forget(uri)
-        self.versions[uri] = 1
+        self.versions[uri] = version = self.versions.get(uri, 0) + 1  # never one seen before
         self.client.text_document_did_open(t.DidOpenTextDocumentParams(
-            text_document=t.TextDocumentItem(uri=uri, language_id="rules", version=1, text=text)))
+            text_document=t.TextDocumentItem(uri=uri, language_id="rules", version=version,
+                                             text=text)))
         return uri
 
     def change(self, uri: str, text: str) -> None:
@@ -209,6 +225,22 @@ def test_a_mistake_in_an_unsaved_base_file_goes_on_the_base_file(
     assert editor.diagnostics(base_uri) == problems
     editor.close(base_uri)
     assert editor.diagnostics(base_uri) == []
+
+
+def test_an_inherited_example_the_variant_changes_is_reported_at_the_example(
+        editor: Editor, house: Path) -> None:
+    """The engine plays every worked example, as `rulebook check` does: research now pays 1,
+    so the base's example that says 2 fails, on the base's file, with the advice."""
+    examples = RULES_DIR / "trian_deluxe" / "examples_areas.rules"
+    uri = from_fs_path(str(examples)) or ""
+    editor.forget(uri)
+    editor.open(house, FIXED + "\n")
+    failed = {d.message.split(":")[0]: d for d in editor.diagnostics_with(uri, "example")}
+    nebula_four = failed["example `nebula_four` disagrees with the engine"]
+    assert nebula_four.range.start.line == where(examples.read_text(encoding="utf-8"),
+                                                 "example nebula_four")[0]
+    assert "expected xemh to gain +2 points, but the change is +1" in nebula_four.message
+    assert "write `remove example nebula_four`" in nebula_four.message
 
 
 # ------------------------------------------------------------------ hover ---

@@ -25,6 +25,7 @@ class Outcome:
     folder: Path
     diagnostics: list[Diagnostic]
     ruleset: m.Ruleset | None = None  # None when it did not compile
+    playable: bool = False  # compiled, under an id of its own: the engine may play its examples
     files: set[Path] = field(default_factory=set)  # every file read, its bases' included
 
 
@@ -60,7 +61,8 @@ def check_folder(folder: Path, unsaved: Mapping[Path, str], examples: bool = Tru
     taken = id_taken(ruleset.id, folder)
     if taken is not None:
         outcome.diagnostics.append(taken)
-    if examples and taken is None:
+    outcome.playable = taken is None
+    if examples and outcome.playable:
         outcome.diagnostics += engine_problems(ruleset)
     return outcome
 

@@ -28,8 +28,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from compiler.diagnostics import Diagnostic, source_lines
+from compiler.ir import model as m
 from compiler.ir.nodes import Loc
-from compiler.lsp.checking import Outcome, base_ruleset, check_folder, path_of, ruleset_folder
+from compiler.lsp.checking import (Outcome, base_ruleset, check_folder, engine_problems, path_of,
+                                   ruleset_folder)
 from compiler.lsp.index import ID, Entry, Index
 from compiler.lsp.keywords import keywords, type_names
 
@@ -54,6 +56,7 @@ class RulesServer(LanguageServer):
         self.indexes: dict[Path, Index] = {}      # the last ruleset of each folder that compiled
         self.shown: dict[Path, dict[str, list[t.Diagnostic]]] = {}  # published, by folder
         self.read: dict[Path, set[Path]] = {}     # the files each folder's last check read
+        self.played: dict[Path, list[Diagnostic]] = {}  # what the engine found, by folder
         self.edits: dict[Path, int] = {}          # a counter per folder: is a check still the latest?
         # One thread checks, one ruleset after the other; the protocol keeps answering meanwhile.
         self.checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="check")
@@ -62,8 +65,9 @@ class RulesServer(LanguageServer):
 
     async def check(self, uri: str, delay: float = 0.0) -> None:
         """Check the ruleset of `uri` once typing settles, and every other ruleset checked
-        before that read the file (the variants of a base being edited); publish what they
-        found unless newer text came meanwhile."""
+        before that read the file (the variants of a base being edited). What the compiler
+        finds is published first; what the engine finds playing the worked examples (slower)
+        follows. Nothing is published once newer text has come."""
         file = _path(uri)
         if file is None:
             return
@@ -73,8 +77,9 @@ class RulesServer(LanguageServer):
             await asyncio.sleep(delay)
             if self.edits[folder] != turn:
                 return
-        unsaved = {p: doc.source for u, doc in self.workspace.text_documents.items()
-                   if (p := _path(u)) is not None}
+        docs = self.workspace.text_documents
+        unsaved = {p: doc.source for u, doc in docs.items() if (p := _path(u)) is not None}
+        versions = {u: doc.version for u, doc in docs.items() if doc.version is not None}
         folders = [folder, *(f for f, files in self.read.items() if file in files and f != folder)]
         loop = asyncio.get_running_loop()
         outcomes = []
@@ -88,16 +93,27 @@ class RulesServer(LanguageServer):
             outcomes.append(outcome)
         if self.edits[folder] != turn:
             return
-        self.publish(outcomes, file)
+        self.publish(outcomes, file, versions)
+        played = {o.folder: await loop.run_in_executor(self.checker, _played, o.ruleset, o.folder)
+                  for o in outcomes if o.ruleset is not None and o.playable}
+        if played and self.edits[folder] == turn:
+            self.played.update(played)
+            self.publish(outcomes, file, versions)
 
-    def publish(self, outcomes: list[Outcome], asked: Path) -> None:
+    def publish(self, outcomes: list[Outcome], asked: Path, versions: dict[str, int]) -> None:
         """Publish each file's diagnostics as the checks of all rulesets found them (a base
-        shared by two variants), each message once; a file no longer at fault gets none."""
+        shared by two variants), each message once; a file no longer at fault gets none.
+        An open file's diagnostics carry the version of its text that was checked."""
         touched = {from_fs_path(str(asked)) or ""}
         for outcome in outcomes:
             found: dict[str, list[t.Diagnostic]] = {}
-            for d in outcome.diagnostics:
-                file = path_of(d.file) if d.file.endswith(".rules") else asked
+            # Until the engine has played the examples again, what it found last time stands
+            # (no flicker while typing); a ruleset that does not compile has none.
+            played = self.played.get(outcome.folder, []) if outcome.playable else []
+            for d in [*outcome.diagnostics, *played]:
+                file = path_of(d.file)
+                if not (d.file.endswith(".rules") or file.is_file()):  # a folder: the ruleset
+                    file = asked
                 found.setdefault(from_fs_path(str(file)) or "", []).append(
                     self.diagnostic(d, self.lines(file)))
             touched |= {*self.shown.get(outcome.folder, {}), *found}
@@ -109,8 +125,8 @@ class RulesServer(LanguageServer):
                 for d in shown.get(uri, []):
                     merged.setdefault((d.range.start.line, d.range.start.character, d.code,
                                        d.message), d)
-            self.text_document_publish_diagnostics(
-                t.PublishDiagnosticsParams(uri=uri, diagnostics=list(merged.values())))
+            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
+                uri=uri, diagnostics=list(merged.values()), version=versions.get(uri)))
 
     def diagnostic(self, d: Diagnostic, lines: Sequence[str]) -> t.Diagnostic:
         """The protocol's diagnostic for one of ours: the caret's range, the hint under the
@@ -189,15 +205,27 @@ def _path(uri: str) -> Path | None:
 
 
 def _checked(folder: Path, unsaved: dict[Path, str]) -> Outcome:
-    """`check_folder`, with a crash in the compiler reported as one diagnostic, not lost."""
+    """`check_folder` without the engine's part, a crash in the compiler reported as one
+    diagnostic, not lost."""
     try:
-        return check_folder(folder, unsaved)
+        return check_folder(folder, unsaved, examples=False)
     except Exception as e:  # noqa: BLE001  the server must go on; the trace goes to stderr
-        log.error("checking %s failed:\n%s", folder, traceback.format_exc())
-        return Outcome(folder, [Diagnostic(
-            file=str(folder), code="internal",
-            message=f"the checker failed on this ruleset ({type(e).__name__}: {e}); "
-                    f"`rulebook check {folder.name}` shows the same")])
+        return Outcome(folder, [_crashed(folder, "checker", e)])
+
+
+def _played(ruleset: m.Ruleset, folder: Path) -> list[Diagnostic]:
+    """`engine_problems`, a crash in the engine reported as one diagnostic."""
+    try:
+        return engine_problems(ruleset)
+    except Exception as e:  # noqa: BLE001  as above
+        return [_crashed(folder, "engine", e)]
+
+
+def _crashed(folder: Path, what: str, e: Exception) -> Diagnostic:
+    log.error("the %s failed on %s:\n%s", what, folder, traceback.format_exc())
+    return Diagnostic(file=str(folder), code="internal",
+                      message=f"the {what} failed on this ruleset ({type(e).__name__}: {e}); "
+                              f"`rulebook check {folder}` shows the same")
 
 
 def guarded(name: str, handler: Callable[[RulesServer, Any], Awaitable[R] | R]
