@@ -24,7 +24,10 @@ from compiler.links import site_url
 from compiler.load import REPO_ROOT, RULES_DIR, load_ruleset
 
 GUIDE = REPO_ROOT / "site" / "guides" / "editors.md"
-WAIT = 30.0  # seconds: a check of a ruleset takes well under 2
+WAIT = 30.0
+# `rulebook`, as the editor starts it: the script installed beside this Python.
+_SCRIPT = Path(sys.executable).with_name("rulebook")
+RULEBOOK = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "compiler.cli"]  # seconds: a check of a ruleset takes well under 2
 
 # A variant with a mistake planted on line 13 (`minerl`); `FIXED` corrects it.
 HOUSE = '''\
@@ -73,8 +76,7 @@ class Editor:
 
     def start(self) -> None:
         async def start() -> None:
-            await self.client.start_io(sys.executable, "-m", "compiler.cli", "lsp",
-                                       cwd=str(REPO_ROOT))
+            await self.client.start_io(*RULEBOOK, "lsp", cwd=str(REPO_ROOT))
             await self.client.initialize_async(t.InitializeParams(
                 capabilities=t.ClientCapabilities(), root_uri=from_fs_path(str(REPO_ROOT))))
             self.client.initialized(t.InitializedParams())

@@ -147,9 +147,9 @@ class Index:
             else:
                 upto = len(parts) - 1
             for end in range(len(parts), upto, -1):
-                found = self.entries.get(".".join(parts[:end]))
-                if found:
-                    return found
+                whole = self.entries.get(".".join(parts[:end]))
+                if whole:
+                    return whole
             return self.entries.get(parts[upto], [])
         return []
 
@@ -183,7 +183,7 @@ class Index:
         if isinstance(node, m.Decl):
             from compiler.ir.english import declaration_readings
             try:
-                readings = declaration_readings(self.ruleset, [node])  # type: ignore[list-item]
+                readings = declaration_readings(self.ruleset, [node])
             except Exception:  # noqa: BLE001  a reading is extra: a hover still shows the rest
                 return ""
             return "\n".join(f"- {text}" for _, text in readings)

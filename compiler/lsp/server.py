@@ -94,8 +94,13 @@ class RulesServer(LanguageServer):
         if self.edits[folder] != turn:
             return
         self.publish(outcomes, file, versions)
-        played = {o.folder: await loop.run_in_executor(self.checker, _played, o.ruleset, o.folder)
-                  for o in outcomes if o.ruleset is not None and o.playable}
+        played: dict[Path, list[Diagnostic]] = {}
+        for o in outcomes:
+            if self.edits[folder] != turn:  # newer text: play that instead
+                return
+            if o.ruleset is not None and o.playable:
+                played[o.folder] = await loop.run_in_executor(self.checker, _played, o.ruleset,
+                                                              o.folder)
         if played and self.edits[folder] == turn:
             self.played.update(played)
             self.publish(outcomes, file, versions)
@@ -122,9 +127,9 @@ class RulesServer(LanguageServer):
         for uri in touched - {""}:
             merged: dict[tuple[Any, ...], t.Diagnostic] = {}
             for shown in self.shown.values():
-                for d in shown.get(uri, []):
-                    merged.setdefault((d.range.start.line, d.range.start.character, d.code,
-                                       d.message), d)
+                for said in shown.get(uri, []):
+                    merged.setdefault((said.range.start.line, said.range.start.character,
+                                       said.code, said.message), said)
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
                 uri=uri, diagnostics=list(merged.values()), version=versions.get(uri)))
 
