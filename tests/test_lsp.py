@@ -324,6 +324,19 @@ def test_completion_offers_declared_ids_with_their_kind_and_the_grammars_keyword
     assert offered["bool"].detail == "type"
 
 
+def test_completion_inside_a_prose_reference_offers_what_prose_may_link_to(
+        editor: Editor, house: Path) -> None:
+    """After `[[`: terms by id, rules and the rest as `kind:id`; no keywords."""
+    uri = editor.open(house, FIXED)
+    editor.diagnostics(uri)
+    line, column = where(FIXED, "[[pool]]")
+    offered = {item.label: item for item in editor.completion(uri, line, column + 2).items}
+    assert offered["mineral"].detail == "term"
+    assert offered["rule:areas.points.space"].detail == "rule"
+    assert offered["chapter:actions"].detail == "chapter"
+    assert "forbid" not in offered and "areas.points.space" not in offered
+
+
 # ---------------------------------------------------------------- failures ---
 
 def test_a_failing_request_is_logged_and_the_server_goes_on(

@@ -153,6 +153,18 @@ class Index:
             return self.entries.get(parts[upto], [])
         return []
 
+    def references(self) -> list[tuple[str, Entry]]:
+        """What prose may link to, as written inside `[[…]]`: a term by its id, a rule (or a
+        card, cited like one), ruling, example or chapter as `kind:id`."""
+        out: list[tuple[str, Entry]] = []
+        for ident, entries in sorted(self.entries.items()):
+            for e in entries:
+                if e.kind == "term":
+                    out.append((ident, e))
+                elif e.kind in ("rule", "card", "ruling", "example", "chapter"):
+                    out.append((f"{'rule' if e.kind == 'card' else e.kind}:{ident}", e))
+        return out
+
     def hover(self, entries: list[Entry]) -> str:
         """Markdown for `entries`: kind, number and title, the text, the permalink."""
         return "\n\n---\n\n".join(self._describe(e) for e in entries)

@@ -191,6 +191,14 @@ class RulesServer(LanguageServer):
             await self.check(uri)
         return self.indexes.get(folder)
 
+    def in_reference(self, uri: str, position: t.Position) -> bool:
+        """Whether the cursor stands inside a `[[` not yet closed on its line."""
+        lines = list(self.workspace.get_text_document(uri).lines)
+        at = self.workspace.position_codec.position_from_client_units(lines, position)
+        before = lines[at.line][:at.character] if at.line < len(lines) else ""
+        opened = before.rfind("[[")
+        return opened >= 0 and "]]" not in before[opened:]
+
     async def entries_at(self, uri: str, position: t.Position) -> tuple[Index | None, list[Entry]]:
         """The ids under the cursor, with the index they come from."""
         index = await self.index_of(uri)
@@ -284,8 +292,15 @@ async def definition(ls: RulesServer, params: t.DefinitionParams) -> list[t.Loca
 
 
 async def completion(ls: RulesServer, params: t.CompletionParams) -> t.CompletionList:
+    """Inside prose's `[[`, what it may link to; elsewhere every declared id (its kinds as
+    the detail), the grammar's keywords and its type names."""
     items: list[t.CompletionItem] = []
     index = await ls.index_of(params.text_document.uri)
+    if index is not None and ls.in_reference(params.text_document.uri, params.position):
+        return t.CompletionList(is_incomplete=False, items=[
+            t.CompletionItem(label=label, kind=t.CompletionItemKind.Reference, detail=e.kind,
+                             documentation=e.title or None)
+            for label, e in index.references()])
     if index is not None:
         for ident, entries in sorted(index.entries.items()):
             kinds = sorted({e.kind for e in entries})
@@ -301,7 +316,13 @@ async def completion(ls: RulesServer, params: t.CompletionParams) -> t.Completio
     return t.CompletionList(is_incomplete=False, items=items)
 
 
+def shutdown(ls: RulesServer, params: None) -> None:
+    """Checks waiting for their turn are dropped: the editor is leaving."""
+    ls.checker.shutdown(wait=False, cancel_futures=True)
+
+
 FEATURES: dict[str, Callable[[RulesServer, Any], Any]] = {
+    t.SHUTDOWN: shutdown,
     t.TEXT_DOCUMENT_DID_OPEN: did_open,
     t.TEXT_DOCUMENT_DID_CHANGE: did_change,
     t.TEXT_DOCUMENT_DID_SAVE: did_save,

@@ -10,7 +10,9 @@ keyword such as `at` stand as a name wherever the parser could not accept the
 keyword, but here every language keyword is coloured as one. The keyword list
 is written out rather than read from grammar/rules.lark at import time (the
 grammar is not shipped as package data); tests/test_lexer.py checks it against
-the grammar's quoted words both ways, so the two cannot drift apart.
+the grammar's quoted words both ways, so the two cannot drift apart. Editors colour `.rules`
+files with a TextMate grammar written from these lists (`python -m compiler.lsp.textmate`;
+tests/test_textmate.py fails until it is written again after a change here).
 
 Only language words belong here; a game's vocabulary lives in its rules/ folder.
 """
