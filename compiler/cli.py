@@ -6,6 +6,7 @@
     rulebook compile RULESET --json         the compiled IR
     rulebook build                          compile, verify every example, write and build the site
     rulebook serve                          the same, then a live preview
+    rulebook lsp                            the language server, for an editor (stdio)
     rulebook moves RULESET POSITION         the legal moves, in notation
     rulebook adjudicate RULESET POSITION MOVE
     rulebook replay RULESET POSITION        the position reached, with scores
@@ -525,6 +526,14 @@ def serve(port: Annotated[int, typer.Option(
     threading.Thread(target=server.run, daemon=True, name="judge").start()
     out.print(f"The judge: http://127.0.0.1:{port + 1}/  (the rulebook: http://127.0.0.1:{port}/)")
     serve_site(port)
+
+
+@app.command()
+def lsp() -> None:
+    """Start the language server on standard input and output, for an editor: diagnostics
+    as you type, hover, go to definition, completion (the guide "Editing rules in an editor")."""
+    from compiler.lsp.server import serve as serve_lsp
+    serve_lsp()
 
 
 def _judge_server(host: str, port: int, rulebook: Path | None,

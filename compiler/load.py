@@ -7,6 +7,9 @@ them holds the `ruleset` header, whose `chapters` list fixes the reading order.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,20 @@ from compiler.variants import apply_variant, blame_replacements, merge_header
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = REPO_ROOT / "rules"
+
+# Texts that stand in for files on disk, by resolved path: an editor's unsaved buffers, so
+# the language server (compiler/lsp/) checks what the author sees, bases included.
+_UNSAVED: ContextVar[Mapping[Path, str]] = ContextVar("unsaved", default={})
+
+
+@contextmanager
+def reading_unsaved(texts: Mapping[Path, str]) -> Iterator[None]:
+    """Within this block, load a file in `texts` from its text there, not from the disk."""
+    token = _UNSAVED.set({p.resolve(): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _UNSAVED.reset(token)
 
 
 def ruleset_dirs(root: Path = RULES_DIR) -> dict[str, Path]:
@@ -78,7 +95,8 @@ def parse_files(files: list[Path], sources: SourceMap) -> tuple[list[Any], list[
     for f in files:
         name = display_path(f)
         try:
-            text = decode_source(f.read_bytes(), name)
+            unsaved = _UNSAVED.get().get(f.resolve())
+            text = unsaved if unsaved is not None else decode_source(f.read_bytes(), name)
             sources.add(name, text)
             items.extend(parse_rules(text, name))
         except CompileError as e:

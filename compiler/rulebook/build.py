@@ -157,6 +157,7 @@ def generate(docs: Path, only: list[str] | None = None) -> Generated:
     nav += [{title: entries} for title, entries in games.items()]
     guides = [{"Writing your own variant": "guides/variants.md"},
               {"Cards, zones and hidden information": "guides/cards-and-zones.md"},
+              {"Editing rules in an editor": "guides/editors.md"},
               {"Language reference": "language.md"},
               {"Error codes": [{"All codes": f"{error_codes.FOLDER}/index.md"},
                                *[{f"[{c.code}]": f"{error_codes.FOLDER}/{c.code}.md"}

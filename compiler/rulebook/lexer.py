@@ -10,7 +10,9 @@ keyword such as `at` stand as a name wherever the parser could not accept the
 keyword, but here every language keyword is coloured as one. The keyword list
 is written out rather than read from grammar/rules.lark at import time (the
 grammar is not shipped as package data); tests/test_lexer.py checks it against
-the grammar's quoted words both ways, so the two cannot drift apart.
+the grammar's quoted words both ways, so the two cannot drift apart. Editors colour `.rules`
+files with a TextMate grammar written from these lists (`python -m compiler.lsp.textmate`;
+tests/test_textmate.py fails until it is written again after a change here).
 
 Only language words belong here; a game's vocabulary lives in its rules/ folder.
 """
@@ -23,7 +25,8 @@ from pygments.lexer import RegexLexer, bygroups, default, words
 from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String,
                             Whitespace)
 
-__all__ = ["RulesLexer", "KEYWORDS", "CONSTANTS", "TYPES"]
+__all__ = ["RulesLexer", "KEYWORDS", "CONSTANTS", "TYPES", "RULE_ID_KEYWORDS", "IDENT",
+           "RULE_ID"]
 
 #: Literal values of the language.
 CONSTANTS: tuple[str, ...] = ("none", "true", "false")
@@ -64,8 +67,9 @@ KEYWORDS: tuple[str, ...] = (
 #: Keywords whose rule ids, on the same line, are labels (`rule a.b`, `settles a.b, c.d`).
 RULE_ID_KEYWORDS: tuple[str, ...] = ("rule", "per", "illustrates", "settles")
 
-_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-_RULE_ID = rf"{_IDENT}(?:\.{_IDENT})*"
+#: A name, and a rule's id (names joined by dots); the TextMate grammar takes them too.
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+RULE_ID = rf"{IDENT}(?:\.{IDENT})*"
 
 
 class RulesLexer(RegexLexer):
@@ -85,21 +89,21 @@ class RulesLexer(RegexLexer):
             # `page per rule` names no rule: `rule` there is the keyword.
             (r"\b(page)([ \t]+)(per)([ \t]+)(rule)\b",
              bygroups(Keyword, Whitespace, Keyword, Whitespace, Keyword)),
-            (rf"\b({'|'.join(RULE_ID_KEYWORDS)})([ \t]+)({_RULE_ID})",
+            (rf"\b({'|'.join(RULE_ID_KEYWORDS)})([ \t]+)({RULE_ID})",
              bygroups(Keyword, Whitespace, Name.Label), "more-rule-ids"),
             (words(CONSTANTS, prefix=r"\b", suffix=r"\b"), Keyword.Constant),
             (words(TYPES, prefix=r"\b", suffix=r"\b"), Keyword.Type),
             (words(KEYWORDS, prefix=r"\b", suffix=r"\b"), Keyword),
-            (rf"(\.)({_IDENT})", bygroups(Punctuation, Name.Attribute)),
-            (rf"{_IDENT}(?=\()", Name.Function),
-            (_IDENT, Name),
+            (rf"(\.)({IDENT})", bygroups(Punctuation, Name.Attribute)),
+            (rf"{IDENT}(?=\()", Name.Function),
+            (IDENT, Name),
             (r"[0-9]+", Number.Integer),
             (r"==|!=|<=|>=|[<>=+\-*/]", Operator),
             (r"[{}()\[\],:.;?]", Punctuation),
         ],
         # `settles a.b, c.d`: each further id follows a comma, possibly on the next line.
         "more-rule-ids": [
-            (rf"(\s*)(,)(\s*)({_RULE_ID})",
+            (rf"(\s*)(,)(\s*)({RULE_ID})",
              bygroups(Whitespace, Punctuation, Whitespace, Name.Label)),
             default("#pop"),
         ],
