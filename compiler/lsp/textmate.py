@@ -75,7 +75,12 @@ def text() -> str:
 
 def main(argv: list[str]) -> int:
     """Write the grammar to the file named, or to FILE."""
-    target = Path(argv[0]) if argv else FILE
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m compiler.lsp.textmate",
+                                     description="Write the TextMate grammar of .rules files.")
+    parser.add_argument("target", nargs="?", type=Path, default=FILE,
+                        help=f"where to write it (default: {FILE})")
+    target = parser.parse_args(argv).target
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text(), encoding="utf-8")
     print(f"wrote {target}")
