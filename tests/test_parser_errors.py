@@ -252,3 +252,28 @@ def test_a_misspelt_statement_is_asked_for_as_a_statement_with_a_did_you_mean() 
     assert d.message == ("unexpected `gve`; expected `}` or a statement, such as `give`, "
                          "`place`, `set`, `if` or `grant`")
     assert d.hint == "did you mean `give`?"
+
+
+def test_a_listed_mistake_is_recognised_after_other_items_too() -> None:
+    """Lark's match_examples asks for the same depth of parse: the same mistake in a file's
+    second chapter went unexplained. The sentence comes wherever it is made."""
+    d = syntax_error('chapter b "B" { }\nchapter c "C" {\n  rule r "R" {\n    text "t"\n'
+                     '    action a "A" {\n      give 1 points\n    }\n  }\n}')
+    assert d.message.startswith("`give` says who receives: `give AMOUNT RESOURCE to WHOM`")
+
+
+def test_an_unknown_name_in_a_trigger_names_what_the_event_binds(tmp_path: Path) -> None:
+    [d] = [x for x in compile_errors(tmp_path, header=HEADER, main=MINIMAL.replace(
+        'action research "research" { give 1 points to me }',
+        'action research "research" { give 1 points to me }\n'
+        '        when space a closes { give 1 points to owner }')) if x.severity == "error"]
+    assert d.message == "unknown name `owner`"
+    assert d.hint is not None and "bound here: `a` (an area), `closer` (a player)" in d.hint
+
+
+def test_setting_a_resource_says_it_is_given_and_taken(tmp_path: Path) -> None:
+    [d] = [x for x in compile_errors(tmp_path, header=HEADER, main=MINIMAL.replace(
+        'action research "research" { give 1 points to me }',
+        'action research "research" { set me.points to 3 }')) if x.severity == "error"]
+    assert d.message == "`points` is a resource, not an attribute: it is given and taken, not set"
+    assert d.hint == "`give 3 points to me`, or `give 1 points from me to pool` to take one away"

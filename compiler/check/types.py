@@ -182,8 +182,14 @@ class TypeChecker(ZoneTypes, SimultaneousTypes):
             return "any"
         known = [k for k in scope if "@" not in k] + list(self.sy.zones) + list(BUILTIN_VALUES) + [k for k, (c, _) in self.sy.kinds.items()
                                                        if c != "resource"]
+        # The names bound where it stands (a trigger's `a` and `closer`, an action's choices):
+        # what an author most often meant, and what a far-fetched did-you-mean would hide.
+        bound = [k for k in scope if "@" not in k and k and scope[k] != "any"]
+        here = "bound here: " + ", ".join(f"`{k}` ({words(scope[k])})" for k in bound[:6]) \
+            if bound else None
+        guess = did_you_mean(node.id, known)
         self.report(node.loc, "unknown-name", f"unknown name `{node.id}`",
-                    hint=did_you_mean(node.id, known))
+                    hint="; ".join(x for x in (guess, here) if x) or None)
         return "any"
 
     def e_attr(self, node: n.Attr, scope: Scope) -> str:
@@ -475,6 +481,12 @@ class TypeChecker(ZoneTypes, SimultaneousTypes):
         obj = self.expr(target.obj, scope)
         if obj == "player":
             pdecl = self.sy.player_attrs.get(target.name)
+            if pdecl is None and self.sy.category(target.name) == "resource":
+                self.report(target.loc, "type", f"`{target.name}` is a resource, not an "
+                            f"attribute: it is given and taken, not set",
+                            hint=f"`give 3 {target.name} to me`, or `give 1 {target.name} from "
+                                 f"me to pool` to take one away")
+                return "any"
             if pdecl is None:
                 self.report(target.loc, "unknown-name", f"unknown player attribute "
                             f"`{target.name}`", hint=did_you_mean(target.name,

@@ -41,6 +41,15 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
     "a rule needs an id and a quoted title before its `{`": [
         'chapter c "C" { rule r { } }',
         'chapter c "C" { rule { } }',
+        'replace rule r { }',
+    ],
+    "`give` says who receives: `give AMOUNT RESOURCE to WHOM` (and `from WHOM` before `to` "
+    "when it does not come from the pool)": [
+        'chapter c "C" { rule r "R" { action a "A" { give 1 points } } }',
+    ],
+    "an event names what it is about, then what happens to it: `when lake a closes`, "
+    "`when pawn p enters s`": [
+        'chapter c "C" { rule r "R" { when lake closes { } } }',
     ],
     "text must be a quoted string": [
         'chapter c "C" { text hello }',
@@ -64,6 +73,7 @@ SYNTAX_EXAMPLES: dict[str, list[str]] = {
     ],
     "`if` in a statement takes a block in braces: `if COND { ... }`": [
         'chapter c "C" { rule r "R" { action a "A" { if true return x } } }',
+        'chapter c "C" { rule r "R" { action a "A" { if me.points > 10 give 1 points to me } } }',
     ],
 }
 
@@ -90,6 +100,37 @@ def _construct_starts(parser: Lark) -> tuple[tuple[str, frozenset[str]], ...]:
         starts = frozenset(interactive.accepts()) - {"RBRACE"}  # `}` is said on its own
         out.append((words, starts))
     return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def _example_states(parser: Lark) -> tuple[tuple[str, int, frozenset[str]], ...]:
+    """Where each of SYNTAX_EXAMPLES stops the parser: its state and what it accepted."""
+    out = []
+    for label, examples in SYNTAX_EXAMPLES.items():
+        for text in examples:
+            try:
+                parser.parse(text)
+            except UnexpectedInput as stop:
+                state = getattr(stop, "state", None)
+                if state is not None:
+                    out.append((label, state.position,
+                                frozenset(getattr(stop, "accepts", None) or ())))
+    return tuple(out)
+
+
+def _matching_sentence(parser: Lark, error: UnexpectedInput) -> str | None:
+    """The sentence of the example that stops where `error` did. Lark's `match_examples`
+    also asks for the same depth of stack, so an example written as a file's first item
+    would not match the same mistake in its second; here the state and what the parser
+    accepted there decide."""
+    state = getattr(error, "state", None)
+    if state is None:
+        return None
+    accepts = frozenset(getattr(error, "accepts", None) or ())
+    for label, position, accepted in _example_states(parser):
+        if position == state.position and (not accepts or not accepted or accepts == accepted):
+            return label
+    return None
 
 
 def _words(parser: Lark, names: set[str]) -> list[str]:
@@ -132,7 +173,7 @@ def _keywords(parser: Lark, names: set[str]) -> list[str]:
 
 def syntax_diagnostic(parser: Lark, error: UnexpectedInput, text: str, file: str) -> Diagnostic:
     """One diagnostic for a Lark syntax error."""
-    sentence = error.match_examples(parser.parse, SYNTAX_EXAMPLES, use_accepts=True)
+    sentence = _matching_sentence(parser, error)
     line = getattr(error, "line", 0) or 0
     column = getattr(error, "column", 0) or 0
     lines = source_lines(text)
