@@ -335,6 +335,8 @@ class VariantBuilder:
                 holder, i = found
                 del holder.decls[i]
                 self._declaration_changed(holder, edit.loc)
+                self._note("removed", edit.kind, ident, edit.loc)
+                self.changes[-1].drops = [ident]
                 continue
             if edit.kind == "rule":
                 where = self._rules().get(ident)
@@ -346,6 +348,7 @@ class VariantBuilder:
                 retire(self.base, gone)
                 for r in _walk([gone]):
                     self._note("removed", "rule", r.id, edit.loc, where.parent)
+                    self.changes[-1].drops = sorted(_declared(r))
                 continue
             if edit.kind in ("tile", "card"):
                 owner = self._members(edit.kind).get(ident)
@@ -455,16 +458,27 @@ def blame_replacements(rs: m.Ruleset, diagnostics: list[Diagnostic], sources: So
                        own: set[str]) -> list[Diagnostic]:
     """The errors a `replace rule` causes in the base, by leaving out what the base still
     uses, said once at the `replace` instead of once at every use in files the author did not
-    write (`own`: the variant's files)."""
+    write (`own`: the variant's files). Those a `remove` causes stay at each use (each may
+    need its own change), with a hint naming the `remove` line."""
     import re
     out: list[Diagnostic] = []
     blamed: dict[int, list[Diagnostic]] = {}
-    drops = [c for c in rs.changes if c.drops]
+    drops = [c for c in rs.changes if c.drops and c.op == "replaced"]
+    taken = [c for c in rs.changes if c.drops and c.op == "removed"]
     for d in diagnostics:
         named = set(re.findall(r"`([^`]+)`", d.message))
         culprit = next((i for i, c in enumerate(drops) if named & set(c.drops)), None) \
             if d.code == "unknown-name" and d.file not in own else None
-        if culprit is None:
+        remover = next((c for c in taken if named & set(c.drops)), None) \
+            if d.code == "unknown-name" and d.file not in own else None
+        if remover is not None:  # the use stays where it is, and names the line to look at
+            what = ", ".join(f"`{n}`" for n in sorted(named & set(remover.drops)))
+            where = f" ({remover.loc.file}:{remover.loc.line})" if remover.loc else ""
+            edit = f"remove {remover.kind} {remover.id}"
+            out.append(d.model_copy(update={"hint": (
+                f"{what} is taken out by `{edit}`{where}: replace or remove this use too, "
+                f"or keep {what}")}))
+        elif culprit is None:
             out.append(d)
         else:
             blamed.setdefault(culprit, []).append(d)

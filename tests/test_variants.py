@@ -454,3 +454,16 @@ def test_a_player_attribute_is_replaced_and_removed_by_its_name(tmp_path: Path) 
     [msg] = errors(tmp_path, HEADER + "\nremove player attribute lucky\n")
     assert msg.startswith("cannot remove player attribute `lucky`: trian_deluxe has no such "
                           "player attribute")
+
+
+def test_a_use_of_what_a_remove_took_out_names_the_remove_line(tmp_path: Path) -> None:
+    """Each use is reported where it is (each may need its own change), and says which
+    `remove` of the variant took its name away."""
+    with pytest.raises(CompileError) as info:
+        variant(tmp_path, HEADER + "\nremove rule actions.research\n")
+    [d] = info.value.diagnostics
+    assert d.file.endswith("trian_deluxe/turn.rules")
+    assert d.message == "step `action` names unknown action `research`"
+    assert d.hint is not None and d.hint.startswith(
+        "`research` is taken out by `remove rule actions.research` (")
+    assert "my_variant/ruleset.rules:6)" in d.hint
