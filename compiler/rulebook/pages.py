@@ -700,11 +700,15 @@ class RulesetPages:
                  "Every example below was played against the engine when this rulebook was "
                  "built: the position was loaded, the moves adjudicated, and every stated result "
                  "compared with what the engine computed. A single disagreement stops the build.",
-                 "", "| | Example | Illustrates |", "|---|---|---|"]
+                 "",
+                 # Out of search: each example is found by its own entry (search.py), and the
+                 # whole table as one result buried every search under a page of text.
+                 '<div data-search-exclude markdown>', "",
+                 "| | Example | Illustrates |", "|---|---|---|"]
         for ex in self.rs.examples:
             lines.append(f"| {ex.number} | {self.ix.example_link(ex.id, ex.title)} | "
                          + ", ".join(self.ix.rule_link(r) for r in ex.illustrates) + " |")
-        lines.append("")
+        lines += ["", "</div>", ""]
         homeless = [ex for ex in self.rs.examples if ex.id not in self.ix.example_home]
         for ex in homeless:
             lines += self.example_block(self.results[ex.id])
