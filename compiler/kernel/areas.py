@@ -13,6 +13,7 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,7 +128,8 @@ class AreaMap:
         """
         card, face, rot = board[cell]
         info = catalogue.faces[(card, face)]
-        self._ordered = None
+        kept, self._ordered = self._ordered, None
+        born = len(self.nodes)
         touched: list[Node] = []
         for seg in info.segments:
             node = len(self.nodes)
@@ -162,7 +164,34 @@ class AreaMap:
                 touched.append(root)
         roots = {self.find(n) for n in touched}
         closed = [r for r in roots if self.open[r] == 0]
+        if kept is not None:
+            self._ordered = self._reordered(kept, range(born, len(self.nodes)), merges)
         return closed, merges
+
+    def _reordered(self, kept: tuple[Any, tuple[Node, ...], dict[str, tuple[Node, ...]]],
+                   born: range, merges: list[tuple[Node, Node]]
+                   ) -> tuple[Any, tuple[Node, ...], dict[str, tuple[Node, ...]]]:
+        """The order of `ordered` after a tile was laid, from the order before it: the areas
+        it absorbed leave, those it grew (whose first segment may now come earlier) and
+        its new ones go in at their place. A tile touches a few areas, so this is a few
+        list moves rather than sorting every area again at the next tile (the order is
+        the same: no two areas share a first segment)."""
+        rank, roots, by_kind = kept
+        nodes, first = self.nodes, self.first
+        moved = {b for b, _ in merges} | {a for _, a in merges}
+        coming = sorted({r for r in (*born, *moved) if r in first})
+
+        def key(r: Node) -> tuple[int, tuple[int, int, int]]:
+            return rank.get(nodes[r].kind, 99), first[r][0]
+
+        def placed(order: tuple[Node, ...], new: list[Node]) -> tuple[Node, ...]:
+            out = [r for r in order if r not in moved] if moved else list(order)
+            for r in new:
+                insort(out, r, key=key)
+            return tuple(out)
+        kinds = {kind: placed(order, [r for r in coming if nodes[r].kind == kind])
+                 for kind, order in by_kind.items()}
+        return rank, placed(roots, coming), kinds
 
     def _union(self, a: Node, b: Node, merges: list[tuple[Node, Node]]) -> Node:
         if a == b:
