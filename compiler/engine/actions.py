@@ -553,7 +553,7 @@ class Placements(Sequence[Key]):
     pairs, its rotations and its cells; no two keys are the same (each cell stands in
     one group of a card's face), so the listing need not look for duplicates."""
 
-    __slots__ = ("_groups", "_starts", "_len", "_get", "_names")
+    __slots__ = ("_groups", "_starts", "_len", "_get", "_names", "_drawn")
 
     def __init__(self, action: CompiledAction,
                  groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]]) -> None:
@@ -568,6 +568,9 @@ class Placements(Sequence[Key]):
             starts.append(total)
             total += len(fit) * len(cells)
         self._starts, self._len = starts, total
+        # The last key asked for by index: the move random play drew, which is then
+        # carried out, and found here again without a search (see `__contains__`).
+        self._drawn: Key | None = None
 
     def __len__(self) -> int:
         return self._len
@@ -589,7 +592,8 @@ class Placements(Sequence[Key]):
         card_pair, face_pair, fit, cells = self._groups[g]
         r, c = divmod(i - self._starts[g], len(cells))
         cell_p, rot_p = self._names
-        return self._get((card_pair, face_pair, (cell_p, cells[c]), (rot_p, fit[r])))
+        key = self._drawn = self._get((card_pair, face_pair, (cell_p, cells[c]), (rot_p, fit[r])))
+        return key
 
     def __iter__(self) -> Iterator[Key]:
         get = self._get
@@ -602,6 +606,8 @@ class Placements(Sequence[Key]):
 
     def __contains__(self, items: object) -> bool:
         """Whether `items` is one of the keys (found by its group, not by making them all)."""
+        if items == self._drawn:
+            return True
         try:
             values = dict(items)  # type: ignore[call-overload]
         except (TypeError, ValueError):

@@ -334,19 +334,21 @@ def advance(env: Env) -> Listing | None:
             listing = Listing(game, st, offers)
             if listing.any():
                 return listing
-        lapsed = tuple(g for g in st.turn.grants if g.must and
-                       _holder(g, st) == st.turn.actor)
-        if lapsed:  # a compulsory choice with nothing legal to choose lapses
-            lapse(env, lapsed, "nothing legal")
-            st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g not in lapsed))
-            env.me = st.turn.actor
-            continue
-        if st.turn.actor != st.turn.principal:
-            decline(env, why="nothing legal")
-            continue
-        if st.turn.queue and _run_next_pending(env):
+        turn = st.turn
+        if turn.grants:  # (most of the time nothing is granted: nothing lapses)
+            lapsed = tuple(g for g in turn.grants if g.must and _holder(g, st) == turn.actor)
+            if lapsed:  # a compulsory choice with nothing legal to choose lapses
+                lapse(env, lapsed, "nothing legal")
+                st.turn = turn.but(grants=tuple(g for g in turn.grants if g not in lapsed))
+                env.me = st.turn.actor
+                continue
+            if turn.actor != turn.principal:
+                decline(env, why="nothing legal")
+                continue
+        if turn.queue and _run_next_pending(env):
             continue  # the next effect this player waits for comes before moving on
-        lapse(env, st.turn.grants, "nothing legal")
+        if st.turn.grants:
+            lapse(env, st.turn.grants, "nothing legal")
         if st.turn.groups:  # choices granted together lapsed: what follows them runs first
             st.turn = st.turn.but(grants=())
             continue
