@@ -534,7 +534,7 @@ def _turn_resets(env: Env) -> object | None:
     resets, player_resets, game_resets = names
     if resets:
         for root, attrs in list(st.area_attrs.items()):
-            if resets & attrs.keys():
+            if not resets.isdisjoint(attrs):
                 st.area_attrs[root] = {k: v for k, v in attrs.items() if k not in resets}
     if player_resets:
         st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
@@ -630,8 +630,9 @@ def end_game(env: Env) -> None:
     st.turn = st.turn.but(grants=(), pending=())
     standings = Standings(game, st)
     st.winners = standings.winners()
-    note(env, "winner", game.winner_rule, standings.note(),
-         winners=[game.seat_id(w) for w in st.winners])
+    if env.trace is not None:  # recorded: said (see effects.note)
+        note(env, "winner", game.winner_rule, standings.note(),
+             winners=[game.seat_id(w) for w in st.winners])
 
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from compiler.kernel.lattice import Cell, Lattice
 from compiler.kernel.tiles import Catalogue, Placed
@@ -24,8 +23,10 @@ from compiler.kernel.tiles import Catalogue, Placed
 Node = int
 
 
-@dataclass(frozen=True)
-class NodeInfo:
+class NodeInfo(NamedTuple):
+    """A segment of a laid tile: where it is and what. (A named tuple: a tile laid makes
+    one for each of its segments, and a tuple is made at half a frozen dataclass's cost.)"""
+
     cell: Cell
     segment: int
     kind: str
