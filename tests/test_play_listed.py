@@ -11,6 +11,7 @@ rulings and the positions they lead to must be the same.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -55,6 +56,35 @@ def test_a_listed_move_plays_as_a_checked_one(path) -> None:
         assert done.ruling() == done.ruling()  # written once, then kept
         pos = done.after
     assert tried
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
+def test_a_move_carried_out_unrecorded_writes_the_ruling_play_writes(path) -> None:
+    """Random play carries a move out without noting what its ruling is made of (the
+    definitions that took effect, how each amount was reached, the words of each
+    consequence). Asked for its ruling, the move is carried out again from where it was
+    played, with what chance decided the first time: the ruling is the one `play` writes
+    at once, consequences, decisive rules and all, and the position it leads to the same."""
+    rules = Rules(load_ruleset(path))
+    players = max(rules.ruleset.players_min, min(3, rules.ruleset.players_max))
+    rng = random.Random(7)
+    pos, _ = Position.set_up(rules.table(players), players, seed=7, sampler=rng)
+    for _ in range(DECISIONS):
+        if pos.finished:
+            break
+        move = rng.choice(pos.legal_moves())
+        done = pos.perform(move, chance=rng)
+        assert done.recorded is None  # nothing noted yet
+        after, played = pos.play(replace(move, chance=done.chance))
+        assert done.ruling() == played
+        assert done.log == after_log(pos, move, done.chance)
+        assert from_state(after.rules, done.after.state) == from_state(after.rules, after.state)
+        pos = done.after
+
+
+def after_log(pos: Position, move, chance: tuple[str, ...]) -> list:
+    """The consequences of a move carried out recording (what a simulation reads)."""
+    return pos.perform(replace(move, chance=chance), record=True).log
 
 
 def test_an_illegal_move_still_gets_its_full_ruling(rules: Rules) -> None:

@@ -549,25 +549,28 @@ class Placements(Sequence[Key]):
 
     Random play needs how many placements there are and the one drawn: making the key
     of each of a position's hundreds of placements (and putting each in the listing's
-    dict) cost about a fifth of a game of tiles. A group holds the card's and face's
-    pairs, its rotations and its cells; no two keys are the same (each cell stands in
-    one group of a card's face), so the listing need not look for duplicates."""
+    dict) cost about a fifth of a game of tiles. A group is the kernel's (card, face,
+    rotations, cells), kept as it came (a position lists dozens, and draws from one); no
+    two keys are the same (each cell stands in one group of a card's face), so the
+    listing need not look for duplicates."""
 
-    __slots__ = ("_groups", "_starts", "_len", "_get", "_names")
+    __slots__ = ("_groups", "_starts", "_len", "_get", "_names", "_drawn")
 
     def __init__(self, action: CompiledAction,
                  groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]]) -> None:
         card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
         where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
         self._get = operator.itemgetter(*(where[name] for name in action.key_names))
-        self._names = (cell_p, rot_p)
-        self._groups = [((card_p, card), (face_p, face), fit, cells)
-                        for card, face, fit, cells in groups]
-        starts, total = [], 0
-        for _, _, fit, cells in self._groups:
-            starts.append(total)
-            total += len(fit) * len(cells)
-        self._starts, self._len = starts, total
+        self._names = action.placement
+        self._groups = list(groups)
+        # where each group's placements begin, and how many there are in all
+        starts = list(itertools.accumulate(
+            [len(fit) * len(cells) for _, _, fit, cells in self._groups], initial=0))
+        self._len = starts.pop()
+        self._starts = starts
+        # The last key asked for by index: the move random play drew, which is then
+        # carried out, and found here again without a search (see `__contains__`).
+        self._drawn: Key | None = None
 
     def __len__(self) -> int:
         return self._len
@@ -586,34 +589,38 @@ class Placements(Sequence[Key]):
         if not 0 <= i < self._len:
             raise IndexError("no placement of that index")
         g = bisect.bisect_right(self._starts, i) - 1
-        card_pair, face_pair, fit, cells = self._groups[g]
+        card, face, fit, cells = self._groups[g]
         r, c = divmod(i - self._starts[g], len(cells))
-        cell_p, rot_p = self._names
-        return self._get((card_pair, face_pair, (cell_p, cells[c]), (rot_p, fit[r])))
+        card_p, face_p, cell_p, rot_p = self._names
+        key = self._drawn = self._get(((card_p, card), (face_p, face), (cell_p, cells[c]),
+                                       (rot_p, fit[r])))
+        return key
 
     def __iter__(self) -> Iterator[Key]:
         get = self._get
-        cell_p, rot_p = self._names
+        card_p, face_p, cell_p, rot_p = self._names
         # one comprehension: each key from its group's pairs and the cell's, in name order
         return iter([get((card_pair, face_pair, (cell_p, cell), rot_pair))
-                     for card_pair, face_pair, fit, cells in self._groups
+                     for card, face, fit, cells in self._groups
+                     for card_pair, face_pair in (((card_p, card), (face_p, face)),)
                      for r in fit for rot_pair in ((rot_p, r),)
                      for cell in cells])
 
     def __contains__(self, items: object) -> bool:
         """Whether `items` is one of the keys (found by its group, not by making them all)."""
+        if items == self._drawn:
+            return True
         try:
             values = dict(items)  # type: ignore[call-overload]
         except (TypeError, ValueError):
             return False
-        cell_p, rot_p = self._names
+        card_p, face_p, cell_p, rot_p = self._names
         cell, rot = values.get(cell_p), values.get(rot_p)
-        for card_pair, face_pair, fit, cells in self._groups:
+        for card, face, fit, cells in self._groups:
             if rot in fit and cell in cells and \
-                    values.get(card_pair[0]) == card_pair[1] and \
-                    values.get(face_pair[0]) == face_pair[1]:
-                return bool(self._get((card_pair, face_pair, (cell_p, cell), (rot_p, rot)))
-                            == items)
+                    values.get(card_p) == card and values.get(face_p) == face:
+                return bool(self._get(((card_p, card), (face_p, face), (cell_p, cell),
+                                       (rot_p, rot))) == items)
         return False
 
 

@@ -43,6 +43,10 @@ class Consequence:
 
 def note(env: Env, what: str, rule: str | None, text: str, *, also: tuple[str, ...] = (),
          **data: Any) -> None:
+    """Say a consequence of the move, for its ruling: only while it is recorded (a move
+    carried out unrecorded is carried out again to write its ruling: engine/performed.py)."""
+    if env.trace is None:
+        return
     found = list(also)
     if env.trace:
         found += [r for r in env.trace if r not in found]
@@ -128,10 +132,11 @@ class StmtCompiler:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
             st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
-            note(env, "placed", rule,
-                 f"{game.seat_name(who)} puts {article(game.title(kind))} on "
-                 f"{game.format_site(site)}" + beneath(game, st, pid),
-                 piece=game.format_piece(st, pid), player=who)
+            if env.trace is not None:  # recorded: said (see `note`)
+                note(env, "placed", rule,
+                     f"{game.seat_name(who)} puts {article(game.title(kind))} on "
+                     f"{game.format_site(site)}" + beneath(game, st, pid),
+                     piece=game.format_piece(st, pid), player=who)
             env.events.append(("enters", {"piece": pid, "site": site}))
         return place
 
@@ -257,6 +262,8 @@ class StmtCompiler:
                 if not bank:
                     adjust(st, src, src_type, res, -got)
                 adjust(st, tgt, tgt_type, res, got)
+            if env.trace is None:  # not recorded: nothing to say (see `note`)
+                return
             short = "" if got == want else f" ({want} due, only {got} left)"
             if how and how in (f"{want} {game.title(res, want != 1)}",
                                f"{want} {game.title(res)}"):
@@ -376,6 +383,8 @@ class StmtCompiler:
             old = attrs.get(name)
             attrs[name] = v
             st.area_attrs[root] = attrs
+            if env.trace is None:  # not recorded: nothing to say (see `note`)
+                return
             shown = game.seat_id(v) if vtype == "player" and v is not None else v
             kind = st.areas.kind(root)
             words = game.describe_attribute(kind, name, v) if v is not None else \
@@ -763,10 +772,11 @@ def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
         piece = st.pieces.pop(q)
         st.gone[q] = piece
         st.supply[piece.owner][piece.kind] = st.supply[piece.owner].get(piece.kind, 0) + 1
-        note(env, "returned", rule,
-             f"{_poss(game.seat_name(piece.owner))} {game.title(piece.kind)} on "
-             f"{game.format_site(site)} goes back to {_poss(game.seat_name(piece.owner))} supply",
-             piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
+        if env.trace is not None:  # recorded: said (see `note`)
+            note(env, "returned", rule,
+                 f"{_poss(game.seat_name(piece.owner))} {game.title(piece.kind)} on "
+                 f"{game.format_site(site)} goes back to {_poss(game.seat_name(piece.owner))} "
+                 f"supply", piece=f"{piece.kind}@{game.format_site(site)}", player=piece.owner)
         env.events.append(("leaves", {"piece": q, "site": site}))
         env.events.append(("returns", {"piece": q}))
     rest = stack[:i] + stays
@@ -789,26 +799,29 @@ def lay_tile(env: Env, game: Game, card: str, face: str, cell: Any, rot: int,
     for absorbed, into in merges:
         merge_area_values(st, absorbed, into)
     st.turn = st.turn.but(placed=cell)
-    used = game.tile_rules.get(card)
-    title = game.card_title(card)
-    if game.plain_card(card):  # a printed card lies face up or down, never turned
-        said = f"{game.seat_name(env.me)} lays the {title}" + \
-            (" face down" if face == "down" else "") + f" at {game.format_cell(cell, env.me)}"
-    else:
-        named = card if title is None else f"the {title} ({card})"
-        said = f"{game.seat_name(env.me)} lays {named} (face {face}) at " \
-               f"{game.format_cell(cell, env.me)}, rotation {rot}"
-    note(env, "laid", rule, said,
-         also=(used,) if used else (), card=card, face=face, cell=game.format_cell(cell, env.me),
-         rotation=rot)
+    said = env.trace is not None  # recorded: the consequences are said (see `note`)
+    if said:
+        used = game.tile_rules.get(card)
+        title = game.card_title(card)
+        where = game.format_cell(cell, env.me)
+        if game.plain_card(card):  # a printed card lies face up or down, never turned
+            text = f"{game.seat_name(env.me)} lays the {title}" + \
+                (" face down" if face == "down" else "") + f" at {where}"
+        else:
+            named = card if title is None else f"the {title} ({card})"
+            text = f"{game.seat_name(env.me)} lays {named} (face {face}) at {where}, " \
+                   f"rotation {rot}"
+        note(env, "laid", rule, text,
+             also=(used,) if used else (), card=card, face=face, cell=where, rotation=rot)
     env.events.append(("laid", {"tile": cell}))
-    for root in game.sorted_areas(st, closed):
-        tiles = len(st.areas.cells[root])
-        kind_rule = game.kinds[st.areas.kind(root)][1].rule
-        note(env, "closed", kind_rule,
-             f"{game.describe_area(st, root)} ({tiles} tile{'s' if tiles != 1 else ''}) is closed",
-             area=game.format_area(st, root), kind=st.areas.kind(root), tiles=tiles,
-             closer=env.me)
+    for root in game.sorted_areas(st, closed) if len(closed) > 1 else closed:
+        if said:
+            tiles = len(st.areas.cells[root])
+            kind_rule = game.kinds[st.areas.kind(root)][1].rule
+            note(env, "closed", kind_rule,
+                 f"{game.describe_area(st, root)} ({tiles} tile{'s' if tiles != 1 else ''}) "
+                 f"is closed", area=game.format_area(st, root), kind=st.areas.kind(root),
+                 tiles=tiles, closer=env.me)
         env.events.append(("closes", {"area": root, "closer": env.me}))
 
 

@@ -7,6 +7,12 @@ move's time, and random play, benchmarks and simulations never read it: they nee
 the next position and what chance decided. So `Position.perform` keeps here what the
 ruling is made of, and `ruling()` writes it on first asking, exactly as it would have
 been written at once (`Position.play` asks at once).
+
+Even noting what a ruling is made of while the move runs (the definitions that took
+effect, how each amount was reached: `Recorded`) costs a move a tenth of its time. A
+move performed without it is carried out again, recording, when one of them is first
+asked for: from the same position, with the same values and what chance decided, it is
+the same move (a record replays a game the same way).
 """
 
 from __future__ import annotations
@@ -26,6 +32,16 @@ if TYPE_CHECKING:
 
 
 @dataclass(eq=False, slots=True)
+class Recorded:
+    """What a move's ruling is made of, noted while it was carried out."""
+
+    held: dict[str, None]  # the rules of the conditions that held while it was carried out
+    log: list[Consequence]  # what followed, in order
+    decided: list[str]  # rules that took effect without a consequence of their own
+    guessed_at: int | None  # in a view: how many consequences came before a guess
+
+
+@dataclass(eq=False, slots=True)
 class Performed:
     """A move carried out: `after` is the position it leads to, `chance` what chance
     decided during it (its own outcomes, then the table's), `ruling()` its ruling."""
@@ -38,13 +54,46 @@ class Performed:
     # The rules of the conditions that held while the move was checked. None: it was not
     # checked, as it was listed as legal where it was played; found when asked.
     checked: dict[str, None] | None
-    held: dict[str, None]  # ... and while it was carried out
-    log: list[Consequence]  # what followed, in order
-    decided: list[str]  # rules that took effect without a consequence of their own
     chance: tuple[str, ...]
     table_chance: tuple[str, ...]  # the last outcomes of `chance` that were the table's
-    guessed_at: int | None  # in a view: how many consequences came before a guess
+    recorded: Recorded | None  # None: not noted yet (see `record`)
     _ruling: MoveRuling | None = None
+
+    def record(self) -> Recorded:
+        """What the ruling is made of: noted while the move was carried out, or noted now,
+        carrying it out again from `before` (see the module's docstring)."""
+        if self.recorded is None:
+            before, action = self.before, self.action
+            move = Move(action.id if action is not None else "pass",
+                        tuple(sorted(self.values.items())) if action is not None else (),
+                        self.chance)
+            again = before._perform(move, action, self.source, self.values, self.chance,
+                                    None, self.checked)
+            if not isinstance(again, Performed) or again.recorded is None:
+                raise RuleError("the move could not be carried out again the same way to write "
+                                "its ruling")
+            self.recorded = again.recorded
+        return self.recorded
+
+    @property
+    def held(self) -> dict[str, None]:
+        """The rules of the conditions that held while the move was carried out."""
+        return self.record().held
+
+    @property
+    def log(self) -> list[Consequence]:
+        """What followed the move, in order."""
+        return self.record().log
+
+    @property
+    def decided(self) -> list[str]:
+        """The rules that took effect without a consequence of their own."""
+        return self.record().decided
+
+    @property
+    def guessed_at(self) -> int | None:
+        """In a view: how many consequences came before a guess."""
+        return self.record().guessed_at
 
     def ruling(self) -> MoveRuling:
         """The move's ruling (LEGAL), written once."""

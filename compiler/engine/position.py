@@ -27,7 +27,7 @@ from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.game import Game
 from compiler.engine.notation import ListedMoves, Move, Notation, NotationError, NotThere
-from compiler.engine.performed import Performed
+from compiler.engine.performed import Performed, Recorded
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
@@ -352,12 +352,20 @@ class Position:
         done = self.perform(move, chance)
         return done.after, done.ruling()
 
-    def perform(self, move: str | Move, chance: random.Random | None = None) -> Performed:
+    def perform(self, move: str | Move, chance: random.Random | None = None, *,
+                record: bool = False) -> Performed:
         """`play` whose ruling is written only when asked (`ruling()`): for random play,
         benchmarks and simulations, which need only the next position (`after`) and what
         chance decided (`chance`). Raises `IllegalMove`, with the full ruling, if the move
-        is not legal here."""
-        done = self._judge(move, chance)
+        is not legal here.
+
+        The move is carried out without noting what a ruling is made of (the definitions
+        that took effect, how each amount was reached) unless `record` says so: whoever
+        then asks for its ruling, its consequences or the rules that decided it has the
+        move carried out again from here, recording, with what chance decided the first
+        time (the same move, to the letter). `record` is for callers that read those of
+        every move (a simulation counting the rules that apply)."""
+        done = self._judge(move, chance, record)
         if not isinstance(done, Performed):
             raise IllegalMove(Ruling(ruleset=self.rules.ruleset.id, verdict=done.verdict,
                                      moves=[done], before=self.situation()))
@@ -393,8 +401,8 @@ class Position:
             decided += [r for r in env.decided if r not in decided]
         return Position(self.rules, st), [self.rules.effect(c) for c in env.log]
 
-    def _judge(self, item: str | Move, sampler: random.Random | None = None
-               ) -> Performed | MoveRuling:
+    def _judge(self, item: str | Move, sampler: random.Random | None = None,
+               record: bool = True) -> Performed | MoveRuling:
         """The move carried out, or the ruling that refuses it."""
         game, st = self.game, self.state
         try:
@@ -422,7 +430,7 @@ class Position:
             # Everyone choosing at once: anyone who has not chosen may choose first.
             ahead = simultaneous.bring_forward(game, st, move.seat)
             if isinstance(ahead, State):
-                return Position(self.rules, ahead)._judge(item, sampler)
+                return Position(self.rules, ahead)._judge(item, sampler, record)
             if isinstance(ahead, simultaneous.AlreadyChosen):
                 return self._refuse(item, game.actions.get(move.action), [Breach(
                     rule=self.rules.cite(ahead.rule), code="unavailable",
@@ -446,7 +454,7 @@ class Position:
                 rule, message = self._must_first()
                 return self._refuse(item, None, [Breach(
                     rule=self.rules.cite(rule), code="must-act", message=message)])
-            return self._perform(item, None, STEP_SOURCE, {}, move.chance, sampler, {})
+            return self._perform(item, None, STEP_SOURCE, {}, move.chance, sampler, {}, record)
         action = game.actions[move.action]
         offers = [(src, fixed) for a, src, fixed in offered(game, st) if a.id == action.id]
         if not offers:
@@ -469,11 +477,13 @@ class Position:
                 continue
             values.update(fixed)
             if src == listed:
-                return self._perform(item, action, src, values, move.chance, sampler, None)
+                return self._perform(item, action, src, values, move.chance, sampler, None,
+                                     record)
             cites: dict[str, None] = {}
             found = check(game, st, action, values, cites)
             if not found:
-                return self._perform(item, action, src, values, move.chance, sampler, cites)
+                return self._perform(item, action, src, values, move.chance, sampler, cites,
+                                     record)
             if best is None or len(found) < len(best):
                 best = found
         if best is None:
@@ -591,17 +601,22 @@ class Position:
 
     def _perform(self, item: str | Move, action: CompiledAction | None, source: int,
                  values: dict[str, Any], chance: tuple[str, ...],
-                 sampler: random.Random | None, checked: dict[str, None] | None
-                 ) -> Performed | MoveRuling:
+                 sampler: random.Random | None, checked: dict[str, None] | None,
+                 record: bool = True) -> Performed | MoveRuling:
         """Carry out a move found legal (`checked`: the rules of the conditions its check
-        found true, None if it was listed as legal here and not checked again)."""
+        found true, None if it was listed as legal here and not checked again), `record`ing
+        what its ruling is made of or not (see `perform`). A view records always: what a
+        move there reads of the unseen is noted on its state as the move is recorded."""
         game = self.game
         st = self.state.clone()
         env = Env(game, st)
         env.chance = list(chance)
         env.sampler = sampler
-        env.cites = held = {}  # conditions that held decide too
-        env.trace = []
+        record = record or st.view is not None
+        held: dict[str, None] | None = None
+        if record:
+            env.cites = held = {}  # conditions that held decide too
+            env.trace = []
         try:
             if action is None:
                 if st.turn.actor != st.turn.principal:
@@ -637,9 +652,10 @@ class Position:
                         f"{' '.join(env.chance)} left over")])
         return Performed(before=self, after=Position(self.rules, st, _kept(st, listing)),
                          action=action, source=source, values=values, checked=checked,
-                         held=held, log=env.log, decided=[*env.decided, *(env.trace or ())],
                          chance=tuple(env.drawn), table_chance=tuple(env.table_drawn()),
-                         guessed_at=env.guessed_at)
+                         recorded=None if held is None else Recorded(
+                             held, env.log, [*env.decided, *(env.trace or ())],
+                             env.guessed_at))
 
 
 def _kept(st: State, listing: Listing | None) -> Listing | None:

@@ -61,8 +61,8 @@ def random_game(rules: Rules, players: int, seed: int, max_decisions: int = 10_0
             raise RandomPlayStopped(f"no legal move and the game is not over (seed {seed}, "
                                     f"turn {pos.state.turn.number})")
         move = rng.choice(moves) if choose is None else choose(seen, moves, rng)
-        try:  # the record needs no ruling: none is written
-            done = pos.perform(move, chance=rng)
+        try:  # the record needs no ruling: none is written (nor noted, unless observed)
+            done = pos.perform(move, chance=rng, record=observe is not None)
         except IllegalMove as e:  # listed as legal, yet the rules cannot carry it out
             why = "; ".join(b.message for m in e.ruling.moves for b in m.breaches)
             raise RandomPlayStopped(f"{player} play stopped at turn {pos.state.turn.number} "

@@ -16,6 +16,8 @@ from compiler.engine.evaluate import Env, Fn, RuleError
 from compiler.engine.state import Turn
 from compiler.ir import model as m
 
+_FRESH = Turn()  # every field at its default: each new turn is made from it
+
 if TYPE_CHECKING:
     from compiler.engine.game import Game
 
@@ -126,13 +128,14 @@ class TurnRules:
 
     def next_turn_of(self, turn: Turn, player: int) -> Turn:
         """The next turn, built whole (no fields carried over but the round's)."""
+        # (from a fresh turn by `but`: a turn a move, made without the frozen `__init__`)
         if self.round is None:
-            return Turn(number=turn.number + 1, active=player)
+            return _FRESH.but(number=turn.number + 1, active=player)
         if turn.round_turn >= turn.round_turns:  # a new round: its turns are counted at its start
-            return Turn(number=turn.number + 1, active=player, round=turn.round + 1,
-                        round_turn=1, round_turns=0)
-        return Turn(number=turn.number + 1, active=player, round=turn.round,
-                    round_turn=turn.round_turn + 1, round_turns=turn.round_turns)
+            return _FRESH.but(number=turn.number + 1, active=player, round=turn.round + 1,
+                              round_turn=1, round_turns=0)
+        return _FRESH.but(number=turn.number + 1, active=player, round=turn.round,
+                          round_turn=turn.round_turn + 1, round_turns=turn.round_turns)
 
     def count_turns(self, env: Env) -> None:
         """How many turns the round that starts now has (after its start-of-round rules)."""

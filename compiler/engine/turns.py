@@ -334,19 +334,21 @@ def advance(env: Env) -> Listing | None:
             listing = Listing(game, st, offers)
             if listing.any():
                 return listing
-        lapsed = tuple(g for g in st.turn.grants if g.must and
-                       _holder(g, st) == st.turn.actor)
-        if lapsed:  # a compulsory choice with nothing legal to choose lapses
-            lapse(env, lapsed, "nothing legal")
-            st.turn = st.turn.but(grants=tuple(g for g in st.turn.grants if g not in lapsed))
-            env.me = st.turn.actor
-            continue
-        if st.turn.actor != st.turn.principal:
-            decline(env, why="nothing legal")
-            continue
-        if st.turn.queue and _run_next_pending(env):
+        turn = st.turn
+        if turn.grants:  # (most of the time nothing is granted: nothing lapses)
+            lapsed = tuple(g for g in turn.grants if g.must and _holder(g, st) == turn.actor)
+            if lapsed:  # a compulsory choice with nothing legal to choose lapses
+                lapse(env, lapsed, "nothing legal")
+                st.turn = turn.but(grants=tuple(g for g in turn.grants if g not in lapsed))
+                env.me = st.turn.actor
+                continue
+            if turn.actor != turn.principal:
+                decline(env, why="nothing legal")
+                continue
+        if turn.queue and _run_next_pending(env):
             continue  # the next effect this player waits for comes before moving on
-        lapse(env, st.turn.grants, "nothing legal")
+        if st.turn.grants:
+            lapse(env, st.turn.grants, "nothing legal")
         if st.turn.groups:  # choices granted together lapsed: what follows them runs first
             st.turn = st.turn.but(grants=())
             continue
@@ -532,7 +534,7 @@ def _turn_resets(env: Env) -> object | None:
     resets, player_resets, game_resets = names
     if resets:
         for root, attrs in list(st.area_attrs.items()):
-            if resets & attrs.keys():
+            if not resets.isdisjoint(attrs):
                 st.area_attrs[root] = {k: v for k, v in attrs.items() if k not in resets}
     if player_resets:
         st.player_attrs = [{k: v for k, v in d.items() if k not in player_resets}
@@ -628,8 +630,9 @@ def end_game(env: Env) -> None:
     st.turn = st.turn.but(grants=(), pending=())
     standings = Standings(game, st)
     st.winners = standings.winners()
-    note(env, "winner", game.winner_rule, standings.note(),
-         winners=[game.seat_id(w) for w in st.winners])
+    if env.trace is not None:  # recorded: said (see effects.note)
+        note(env, "winner", game.winner_rule, standings.note(),
+             winners=[game.seat_id(w) for w in st.winners])
 
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:

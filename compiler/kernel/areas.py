@@ -13,9 +13,9 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from compiler.kernel.lattice import Cell, Lattice
 from compiler.kernel.tiles import Catalogue, Placed
@@ -23,8 +23,10 @@ from compiler.kernel.tiles import Catalogue, Placed
 Node = int
 
 
-@dataclass(frozen=True)
-class NodeInfo:
+class NodeInfo(NamedTuple):
+    """A segment of a laid tile: where it is and what. (A named tuple: a tile laid makes
+    one for each of its segments, and a tuple is made at half a frozen dataclass's cost.)"""
+
     cell: Cell
     segment: int
     kind: str
@@ -46,9 +48,11 @@ class AreaMap:
         # Each root's anchor (see `anchor`) as ((row, column, segment), node): the smaller of
         # the two anchors when areas join, so naming or ordering an area never scans it.
         self.first: dict[Node, tuple[tuple[int, int, int], Node]] = {}
-        # Every root in order (see `ordered`), kept until a tile is laid: (rank, roots,
-        # those roots by kind, filled as asked: see `ordered_of_kind`).
-        self._ordered: tuple[Any, tuple[Node, ...], dict[str, tuple[Node, ...]]] | None = None
+        # Every root in order (see `ordered`), kept until a tile is laid, and those roots by
+        # kind, kept from tile to tile once asked for (see `ordered_of_kind`): (rank, roots
+        # or None until asked for again after a tile, roots by kind).
+        self._ordered: tuple[Any, tuple[Node, ...] | None,
+                             dict[str, tuple[Node, ...]]] | None = None
 
     def copy(self) -> AreaMap:
         c = AreaMap.__new__(AreaMap)
@@ -86,21 +90,28 @@ class AreaMap:
         tiles laid, so the order is worked out once per `rank` until the next tile."""
         kept = self._ordered
         if kept is not None and kept[0] is rank:
-            return kept[1]
+            if kept[1] is not None:
+                return kept[1]
+            by_kind = kept[2]
+        else:
+            by_kind = {}
         nodes, first = self.nodes, self.first
         roots = tuple(sorted(first, key=lambda r: (rank.get(nodes[r].kind, 99), first[r][0])))
-        self._ordered = (rank, roots, {})
+        self._ordered = (rank, roots, by_kind)
         return roots
 
     def ordered_of_kind(self, rank: Mapping[str, int], kind: str) -> tuple[Node, ...]:
         """The roots of `ordered` of one kind, in that order; kept with them (the copies
-        that share them have the same areas, and a tile laid drops them)."""
+        that share them have the same areas; a tile laid moves the few it touched)."""
+        kept = self._ordered
+        if kept is not None and kept[0] is rank:
+            found = kept[2].get(kind)
+            if found is not None:
+                return found
         roots = self.ordered(rank)
         by_kind = self._ordered[2]  # type: ignore[index]
-        found = by_kind.get(kind)
-        if found is None:
-            nodes = self.nodes
-            found = by_kind[kind] = tuple(r for r in roots if nodes[r].kind == kind)
+        nodes = self.nodes
+        found = by_kind[kind] = tuple(r for r in roots if nodes[r].kind == kind)
         return found
 
     def kind(self, root: Node) -> str:
@@ -127,7 +138,8 @@ class AreaMap:
         """
         card, face, rot = board[cell]
         info = catalogue.faces[(card, face)]
-        self._ordered = None
+        kept, self._ordered = self._ordered, None
+        born = len(self.nodes)
         touched: list[Node] = []
         for seg in info.segments:
             node = len(self.nodes)
@@ -162,7 +174,36 @@ class AreaMap:
                 touched.append(root)
         roots = {self.find(n) for n in touched}
         closed = [r for r in roots if self.open[r] == 0]
+        if kept is not None:
+            self._ordered = self._reordered(kept, range(born, len(self.nodes)), merges)
         return closed, merges
+
+    def _reordered(self, kept: tuple[Any, tuple[Node, ...] | None, dict[str, tuple[Node, ...]]],
+                   born: range, merges: list[tuple[Node, Node]]
+                   ) -> tuple[Any, tuple[Node, ...] | None, dict[str, tuple[Node, ...]]]:
+        """The orders of `ordered_of_kind` after a tile was laid, from those before it: the
+        areas it absorbed leave, those it grew (whose first segment may now come earlier)
+        and its new ones go in at their place. A tile touches a few areas, so this is a few
+        list moves rather than sorting every area again at the next tile (the order is the
+        same: no two areas share a first segment). Every area in order (`ordered`) is
+        sorted again when next asked for: the rules that ask for the areas of a kind turn
+        after turn seldom ask for all of them."""
+        rank, _, by_kind = kept
+        nodes, first = self.nodes, self.first
+        moved = {b for b, _ in merges} | {a for _, a in merges}
+        coming = sorted({r for r in (*born, *moved) if r in first})
+
+        def anchor(r: Node) -> tuple[int, int, int]:  # within one kind: one rank
+            return first[r][0]
+
+        def placed(order: tuple[Node, ...], new: list[Node]) -> tuple[Node, ...]:
+            out = [r for r in order if r not in moved] if moved else list(order)
+            for r in new:
+                insort(out, r, key=anchor)
+            return tuple(out)
+        kinds = {kind: placed(order, [r for r in coming if nodes[r].kind == kind])
+                 for kind, order in by_kind.items()}
+        return rank, None, kinds
 
     def _union(self, a: Node, b: Node, merges: list[tuple[Node, Node]]) -> Node:
         if a == b:
