@@ -411,7 +411,7 @@ def _notation_clashes(rules: Any, say: Any) -> int:
     from compiler.engine.notation import notation_clashes
     problems = notation_clashes(rules.game)
     for problem in problems:
-        say(problem)
+        say(problem.render())
     return len(problems)
 
 

@@ -137,8 +137,8 @@ def test_two_actions_written_alike_are_an_error(tmp_path) -> None:
     path = wagers_with(tmp_path, 'notation "walk {k}"', 'notation "double {k}"')
     game = Rules(load_files([path])[0]).game
     [problem] = notation_clashes(game)
-    assert "`double` and `walk` both read `double 1`" in problem
-    assert "wagers.rules:" in problem
+    assert "`double` and `walk` both read `double 1`" in problem.message
+    assert problem.code == "notation" and problem.file.endswith("wagers.rules")
 
 
 def test_the_wagers_notations_are_distinct(rules: Rules) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, overload
 
+from compiler.diagnostics import Diagnostic
 from compiler.engine.state import State
 
 if TYPE_CHECKING:
@@ -492,13 +493,17 @@ def _payment(param: Any) -> bool:
     return getattr(domain, "func", None) == "ways"
 
 
-def notation_clashes(game: Game) -> list[str]:
-    """An error, ready to print, for each pair of actions whose notations read the same text."""
+def notation_clashes(game: Game) -> list[Diagnostic]:
+    """An error for each pair of actions whose notations read the same text, at the first
+    action's declaration: a record could not say which was played."""
     out = []
+    fallback = game.ruleset.loc.file if game.ruleset.loc else game.ruleset.id
     for a, b, text in Notation(game).ambiguities():
         loc = game.actions[a].decl.loc
-        where = f"{loc.file}:{loc.line}:{loc.column}" if loc else game.ruleset.id
-        out.append(f"{where}: error: the notations of actions `{a}` and `{b}` both read "
-                   f"`{text}`, so a record could not tell which was played [notation]\n"
-                   f"  hint: give one of them words of its own in its `notation`")
+        out.append(Diagnostic(
+            file=loc.file if loc else fallback, line=loc.line if loc else 0,
+            column=loc.column if loc else 0, code="notation",
+            message=f"the notations of actions `{a}` and `{b}` both read `{text}`, so a "
+                    f"record could not tell which was played",
+            hint="give one of them words of its own in its `notation`"))
     return out

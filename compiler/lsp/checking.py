@@ -14,6 +14,7 @@ from pathlib import Path
 
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.ir import model as m
+from compiler.played import played_problems
 from compiler.load import (id_taken, load_files, read_header, reading_unsaved,
                            resolve_ruleset_path)
 
@@ -63,39 +64,8 @@ def check_folder(folder: Path, unsaved: Mapping[Path, str], examples: bool = Tru
         outcome.diagnostics.append(taken)
     outcome.playable = taken is None
     if examples and outcome.playable:
-        outcome.diagnostics += engine_problems(ruleset)
+        outcome.diagnostics += played_problems(ruleset)
     return outcome
-
-
-def engine_problems(ruleset: m.Ruleset) -> list[Diagnostic]:
-    """What `rulebook check` finds by running the engine: notations two actions share, and
-    worked examples the engine disagrees with (each at the example, with the failures)."""
-    from compiler.engine.notation import Notation
-    from compiler.engine.position import Rules
-    from compiler.engine.scenario import run_example
-    from compiler.variants import inherited_example_hint
-    rules = Rules(ruleset)
-    out: list[Diagnostic] = []
-    fallback = ruleset.loc.file if ruleset.loc else "<ruleset>"
-    for a, b, text in Notation(rules.game).ambiguities():
-        loc = rules.game.actions[a].decl.loc
-        out.append(Diagnostic(
-            file=loc.file if loc else fallback, line=loc.line if loc else 0,
-            column=loc.column if loc else 0, code="notation",
-            message=f"the notations of actions `{a}` and `{b}` both read `{text}`, so a "
-                    f"record could not tell which was played",
-            hint="give one of them words of its own in its `notation`"))
-    for ex in ruleset.examples:
-        result = run_example(rules, ex)
-        if result.ok:
-            continue
-        loc = ex.loc
-        out.append(Diagnostic(
-            file=loc.file if loc else fallback, line=loc.line if loc else 0,
-            column=loc.column if loc else 0, code="example",
-            message=f"example `{ex.id}` disagrees with the engine: " + "; ".join(result.failures),
-            hint=inherited_example_hint(ruleset, ex.id)))
-    return out
 
 
 def base_ruleset(folder: Path, unsaved: Mapping[Path, str]) -> m.Ruleset | None:

@@ -30,10 +30,11 @@ from pygls.uris import from_fs_path, to_fs_path
 from compiler.diagnostics import Diagnostic, source_lines
 from compiler.ir import model as m
 from compiler.ir.nodes import Loc
-from compiler.lsp.checking import (Outcome, base_ruleset, check_folder, engine_problems, path_of,
+from compiler.lsp.checking import (Outcome, base_ruleset, check_folder, path_of,
                                    ruleset_folder)
 from compiler.lsp.index import ID, Entry, Index
 from compiler.lsp.keywords import keywords, type_names
+from compiler.played import played_problems
 
 log = logging.getLogger(__name__)
 
@@ -227,9 +228,9 @@ def _checked(folder: Path, unsaved: dict[Path, str]) -> Outcome:
 
 
 def _played(ruleset: m.Ruleset, folder: Path) -> list[Diagnostic]:
-    """`engine_problems`, a crash in the engine reported as one diagnostic."""
+    """`played_problems`, a crash in the engine reported as one diagnostic."""
     try:
-        return engine_problems(ruleset)
+        return played_problems(ruleset)
     except Exception as e:  # noqa: BLE001  as above
         return [_crashed(folder, "engine", e)]
 

@@ -100,7 +100,7 @@ def generate(docs: Path, only: list[str] | None = None) -> Generated:
                             f"custom, a ruleset's id is its folder's name)")
             continue
         rules = Rules(rs)
-        problems += notation_clashes(rules.game)
+        problems += [d.render() for d in notation_clashes(rules.game)]
         results = {ex.id: run_example(rules, ex) for ex in rs.examples}
         for res in results.values():
             if not res.ok:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.load import load_files
+from compiler.played import played_problems
 from compiler.rulebook.reference import Construct, wrap
 
 CODES_FILE = Path(__file__).resolve().parents[1] / "error_codes.toml"
@@ -48,7 +49,8 @@ def compiled(snippet: str, context: str) -> list[Diagnostic]:
         path = Path(tmp) / "demo.rules"
         path.write_text(wrap(construct), encoding="utf-8")
         try:
-            _, _, found = load_files([path])
+            ruleset, _, found = load_files([path])
+            found = found + played_problems(ruleset)  # as `rulebook check` plays it
         except CompileError as e:
             found = e.diagnostics
         return [d.model_copy(update={"file": d.file.replace(str(path), "demo.rules"),
