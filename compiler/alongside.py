@@ -16,24 +16,11 @@ the joiner, once per grant.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-from pydantic import BaseModel
 
 from compiler.diagnostics import Diagnostic, SourceMap, did_you_mean
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-
-
-def _nodes(value: Any) -> Iterator[Any]:
-    if isinstance(value, (list, tuple)):
-        for x in value:
-            yield from _nodes(x)
-    elif isinstance(value, BaseModel):
-        yield value
-        for name in type(value).model_fields:
-            yield from _nodes(getattr(value, name))
 
 
 def _with(names: list[str], after: str, joiner: str) -> list[str]:
@@ -61,7 +48,7 @@ def join_alongside(rs: m.Ruleset, sources: SourceMap) -> list[Diagnostic]:
                     focus=target))
     if out:
         return out
-    places = list(_nodes([decls, rs.cardsets]))
+    places = list(n.walk([decls, rs.cardsets]))
     # Joined in turn until nothing changes: an action alongside a joiner joins its places too.
     changed = True
     while changed:

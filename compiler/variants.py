@@ -198,7 +198,7 @@ class VariantBuilder:
         if not 1 <= nth <= len(own):
             self._error(edit.loc, "range", f"rule `{rule_id}` declares {len(own)} {kind}"
                         f"{'s' if len(own) > 1 else ''}, so there is no {kind} {nth}",
-                        hint=f"count them in the order the rule writes them, from 1")
+                        hint="count them in the order the rule writes them, from 1")
             return None
         return rule, own[nth - 1]
 

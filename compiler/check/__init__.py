@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from compiler.check import cards
 from compiler.check import zones as zone_checks
 from compiler.check.audits import AuditChecks
@@ -659,7 +657,7 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks,
         offered: set[str] = set()
         called: set[str] = set()
         applied: set[str] = set()
-        for node in _nodes([decls, self.rs.cardsets]):  # card abilities grant too
+        for node in n.walk([decls, self.rs.cardsets]):  # card abilities grant too
             if isinstance(node, m.StepDecl):
                 offered.update(node.actions, node.also)
             elif isinstance(node, n.GrantOne):
@@ -697,17 +695,6 @@ class Checker(TurnsChecks, AuditChecks, SimultaneousChecks, ExampleFactChecks,
             self.report(self.rs.loc, "duplicate", clash)
         numbering.number(self.rs)
         cards.number(self.rs)
-
-
-def _nodes(value: Any) -> Any:
-    """Every IR node inside `value`, depth first."""
-    if isinstance(value, (list, tuple)):
-        for x in value:
-            yield from _nodes(x)
-    elif isinstance(value, BaseModel):
-        yield value
-        for name in type(value).model_fields:
-            yield from _nodes(getattr(value, name))
 
 
 def _focus_of(message: str) -> str | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from compiler.check.types import element, words
 from compiler.diagnostics import did_you_mean
 from compiler.ir import model as m
+from compiler.ir import nodes as n
 
 if TYPE_CHECKING:
     from compiler.check.types import TypeChecker
@@ -78,11 +79,9 @@ class AuditChecks:
                         f"cannot be decided by its own findings")
 
     def _reads_itself(self, d: m.AuditDecl) -> bool:
-        from compiler.check import _nodes
-        from compiler.ir import nodes as n
         return any(isinstance(x, n.Call) and x.func == "faulty" and x.args
                    and isinstance(x.args[0], n.Name) and x.args[0].id == d.id
-                   for b in d.breaches for x in _nodes(b.collection))
+                   for b in d.breaches for x in n.walk(b.collection))
 
     def check_breach_expectation(self, f: m.PositionFact) -> None:
         """`expect breach X`: X names an audit, a rule an audit cites, or AUDIT.RULE."""

@@ -84,14 +84,13 @@ class SimultaneousChecks:
 
     def check_simultaneous(self) -> None:
         """Every action chosen at once reveals nothing before everyone has chosen."""
-        from compiler.check import _nodes
         for d in self.rs.all_decls():
             if isinstance(d, m.StepDecl) and d.at_once:
                 where = (f"in a step where every player chooses at once (step `{d.id}`)",
                          f"`at end of step {d.id}`, or in a later step")
                 for a in dict.fromkeys(d.actions + d.also):
                     self._commit_action(a, where)
-        for node in _nodes([self.rs.all_decls(), self.rs.cardsets]):
+        for node in n.walk([self.rs.all_decls(), self.rs.cardsets]):
             if isinstance(node, n.GrantEach) and node.at_once:
                 where = (f"in a choice every player makes at once (`grant {node.action} to "
                          f"each … at once`)",

@@ -11,11 +11,8 @@ which runs first today, and shows the `after` that would state it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-
-from pydantic import BaseModel
 
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -24,16 +21,6 @@ from compiler.ir import nodes as n
 class _Reporter(Protocol):
     def report(self, loc: n.Loc | None, code: str, message: str, *, hint: str | None = None,
                severity: str = "error", focus: str | None = None) -> None: ...
-
-
-def _nodes(value: Any) -> Iterator[Any]:
-    if isinstance(value, (list, tuple)):
-        for x in value:
-            yield from _nodes(x)
-    elif isinstance(value, BaseModel):
-        yield value
-        for name in type(value).model_fields:
-            yield from _nodes(getattr(value, name))
 
 
 @dataclass
@@ -50,7 +37,7 @@ def _access(trigger: m.Trigger, defines: dict[str, m.Define],
     seen: set[str] = set()
     todo: list[Any] = [trigger.where, trigger.body]
     while todo:
-        for node in _nodes(todo.pop()):
+        for node in n.walk(todo.pop()):
             if isinstance(node, n.Give):
                 out.writes.add(node.resource)
             elif isinstance(node, (n.SetAttr, n.ClearAttr)):
@@ -66,10 +53,10 @@ def _access(trigger: m.Trigger, defines: dict[str, m.Define],
                 if node.effect in effects:
                     todo.append(effects[node.effect].body)
     # `set x.a to …` writes `a`; the Attr inside it is its target, not a read of it.
-    for node in _nodes(trigger.body):
+    for node in n.walk(trigger.body):
         if isinstance(node, (n.SetAttr, n.ClearAttr)) and not any(
                 isinstance(x, n.Attr) and x.name == node.target.name
-                for x in _nodes(getattr(node, "value", None))):
+                for x in n.walk(getattr(node, "value", None))):
             out.reads.discard(node.target.name)
     return out
 

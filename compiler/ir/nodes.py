@@ -7,7 +7,8 @@ formula printed in the rulebook is the formula the engine computes.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -450,3 +451,15 @@ for _model in (Attr, Call, Collection, Filtered, Arith, Neg, Logic, Not, Compare
                GrantOne, GrantMany, GrantEach, ForEach, If, Let, Lay, Discard, StackOn, Apply, Deal,
                Shuffle, Reveal, Rotate, RemoveTile, TurnDown):
     _model.model_rebuild()
+
+
+def walk(value: Any) -> Iterator[Any]:
+    """Every IR node inside `value` (a node, or lists and tuples of them), depth first: what a
+    pass looks through when it needs every grant, give or attribute of some declarations."""
+    if isinstance(value, (list, tuple)):
+        for x in value:
+            yield from walk(x)
+    elif isinstance(value, BaseModel):
+        yield value
+        for name in type(value).model_fields:
+            yield from walk(getattr(value, name))
