@@ -17,6 +17,20 @@ from compiler.ir.english import declaration_readings
 from compiler.load import load_files
 from tests.conftest import compile_errors
 
+# The warcry's table (TNO-E66) with the Maephos holding a blue mineral: a Xemh Corvette
+# sails next to a Maephos one and engages it.
+GIVEN = """    given {
+        players maephos, xemh
+        turn 10 xemh step exploration placed 2,0
+        tile t02 b at 0,0 rotation 0
+        tile t04 a at 1,0 rotation 0
+        tile t06 a at 2,0 rotation 0
+        corvette maephos at 0,0:space
+        corvette xemh at 2,0:space
+        blue maephos 1
+        stacks [t30], [t40]
+    }"""
+
 FURY = """
 ruleset fury extends trian_new_order { subtitle "Maephos fury" }
 
@@ -41,17 +55,7 @@ add to rule skills.maephos {
 
 example fury_declared "The Maephos may answer in fury" {
     illustrates skills.maephos.fury
-    given {
-        players maephos, xemh
-        turn 10 xemh step exploration placed 2,0
-        tile t02 b at 0,0 rotation 0
-        tile t04 a at 1,0 rotation 0
-        tile t06 a at 2,0 rotation 0
-        corvette maephos at 0,0:space
-        corvette xemh at 2,0:space
-        blue maephos 1
-        stacks [t30], [t40]
-    }
+GIVEN
     play "sail corvette@2,0:space to 1,0:space; engage corvette@0,0:space with corvette@1,0:space; ship tokens 0 0"
     expect legal
 }
@@ -59,23 +63,13 @@ example fury_declared "The Maephos may answer in fury" {
 example fury_wins "Fury turns a tie into a win" {
     illustrates skills.maephos.fury
     text "The warcry's example the other way round: both roll 3, and the Maephos' fury wins 4 to 3."
-    given {
-        players maephos, xemh
-        turn 10 xemh step exploration placed 2,0
-        tile t02 b at 0,0 rotation 0
-        tile t04 a at 1,0 rotation 0
-        tile t06 a at 2,0 rotation 0
-        corvette maephos at 0,0:space
-        corvette xemh at 2,0:space
-        blue maephos 1
-        stacks [t30], [t40]
-    }
+GIVEN
     play "sail corvette@2,0:space to 1,0:space; engage corvette@0,0:space with corvette@1,0:space; ship tokens 0 0; ship tokens 0 0 fury ! 3 3 red red"
     expect legal
     expect blue maephos 0
     expect supply xemh corvette 3
 }
-"""
+""".replace("GIVEN", GIVEN)
 
 
 def _fury(tmp_path: Path, text: str = FURY):
