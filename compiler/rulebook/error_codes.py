@@ -28,16 +28,20 @@ class ErrorCode:
     code: str
     title: str
     summary: str
-    wrong: str
-    right: str
+    wrong: str = ""   # empty for a code no few lines in the small ruleset can earn (a file
+    right: str = ""   # that is not UTF-8, a changelog): its page says when it is given
     context: str = "rule"
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.wrong)
 
 
 def error_codes() -> list[ErrorCode]:
     with CODES_FILE.open("rb") as f:
         data = tomllib.load(f)
     return [ErrorCode(code=code, title=e["title"], summary=e["summary"].strip(),
-                      wrong=e["wrong"].strip("\n"), right=e["right"].strip("\n"),
+                      wrong=e.get("wrong", "").strip("\n"), right=e.get("right", "").strip("\n"),
                       context=e.get("context", "rule")) for code, e in data.items()]
 
 
@@ -61,7 +65,7 @@ def compiled(snippet: str, context: str) -> list[Diagnostic]:
 def problems(codes: list[ErrorCode]) -> list[str]:
     """Each code whose mistake no longer earns it, or whose correction is not clean."""
     out = []
-    for c in codes:
+    for c in (c for c in codes if c.shown):
         if not any(d.code == c.code for d in compiled(c.wrong, c.context)):
             out.append(f"{CODES_FILE.name} [{c.code}]: the wrong example no longer gets "
                        f"this code")
@@ -81,6 +85,11 @@ def pages(codes: list[ErrorCode]) -> dict[str, str]:
         "", "| Code | Means |", "|---|---|",
         *[f"| [`{c.code}`]({c.code}.md) | {c.title} |" for c in codes], ""])}
     for c in codes:
+        if not c.shown:
+            out[f"{FOLDER}/{c.code}.md"] = "\n".join([
+                "---", f'title: "[{c.code}] {c.title}"', "---", "",
+                f"# `{c.code}`: {c.title}", "", c.summary, ""])
+            continue
         said = "\n".join(d.render() for d in compiled(c.wrong, c.context)
                          if d.code == c.code)
         out[f"{FOLDER}/{c.code}.md"] = "\n".join([
