@@ -1,17 +1,20 @@
 """What is alive when many games begin is set apart from the collector while they run,
-and given back after: a process that goes on can still free it."""
+and given back after (with the collector's thresholds): a process that goes on can still
+free it."""
 import gc
 import weakref
 
-from compiler.engine.collector import set_apart
+from compiler.engine.collector import YOUNG, set_apart
 
 
 def test_what_is_alive_is_set_apart_while_the_games_run_and_given_back_after():
-    before = gc.get_freeze_count()
-    assert before == 0
+    assert gc.get_freeze_count() == 0
+    thresholds = gc.get_threshold()
     with set_apart():
         assert gc.get_freeze_count() > 0
+        assert gc.get_threshold()[0] == YOUNG
     assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == thresholds
 
 
 def test_garbage_made_before_is_freed_not_set_apart():
