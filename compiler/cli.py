@@ -894,27 +894,29 @@ def play(ruleset: str,
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--as") from None
     table = Table("game", "seed", "turns", "decisions", "scores", "winner", "seconds")
-    for g in range(games):
-        t0 = time.perf_counter()
-        try:
-            final, history = random_game(rules, players, seed + g)
-        except RandomPlayStopped as e:
-            _fail(str(e))
-        record = write_record(history, final) if viewer is None else \
-            view_record(history, final, viewer)
-        if save is not None:
-            target = save / f"game-{seed + g}.record"
+    from compiler.engine.collector import set_apart
+    with set_apart():  # the ruleset, alive all along, is walked by no collection meanwhile
+        for g in range(games):
+            t0 = time.perf_counter()
             try:
-                target.write_text(record, encoding="utf-8")
-            except OSError as e:
-                _fail(_os_problem(target, e))
-        if games == 1:
-            print(record, end="")
-        else:
-            table.add_row(str(g + 1), str(seed + g), str(final.state.turn.number),
-                          str(len(history.moves)),
-                          " ".join(f"{k}:{v}" for k, v in final.scores().items()),
-                          " ".join(final.winners()), f"{time.perf_counter() - t0:.2f}")
+                final, history = random_game(rules, players, seed + g)
+            except RandomPlayStopped as e:
+                _fail(str(e))
+            record = write_record(history, final) if viewer is None else \
+                view_record(history, final, viewer)
+            if save is not None:
+                target = save / f"game-{seed + g}.record"
+                try:
+                    target.write_text(record, encoding="utf-8")
+                except OSError as e:
+                    _fail(_os_problem(target, e))
+            if games == 1:
+                print(record, end="")
+            else:
+                table.add_row(str(g + 1), str(seed + g), str(final.state.turn.number),
+                              str(len(history.moves)),
+                              " ".join(f"{k}:{v}" for k, v in final.scores().items()),
+                              " ".join(final.winners()), f"{time.perf_counter() - t0:.2f}")
     if games > 1:
         out.print(table)
 

@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from compiler.engine import zones
+from compiler.engine.collector import set_apart
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.random_play import RandomPlayStopped
 from compiler.engine.state import STACKS, State
+from compiler.ir.model import Ruleset
 from compiler.load import load_ruleset
 
 MANY_PIECES = 12  # "many pieces": a player with at least this many on the board (see `_scaling`)
@@ -330,7 +332,13 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
     rules = Rules(ruleset)
     compile_time = time.process_time() - t0
     players = fit_players(ruleset.players_min, ruleset.players_max, players)
+    with set_apart():  # the ruleset, alive all along, is walked by no collection meanwhile
+        return _played(ruleset, rules, games, players, compile_time)
 
+
+def _played(ruleset: Ruleset, rules: Rules, games: int, players: int, compile_time: float
+            ) -> Measurement:
+    """`measure`'s games and judging, with the ruleset compiled."""
     early: list[float] = []
     late: list[float] = []
     by_pieces: list[tuple[int, float]] = []

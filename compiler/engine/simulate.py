@@ -39,6 +39,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compiler.engine.collector import set_apart
 from compiler.engine.notation import Move
 from compiler.engine.performed import Performed
 from compiler.engine.position import IllegalMove, Position, Rules
@@ -233,7 +234,14 @@ def tasks(rulesets: list[str], players: int, seed: int, games: int, policy: str)
 def run_local(todo: list[Task], workers: int, done: Callable[[], None] = lambda: None
               ) -> list[GameResult]:
     """Play the games on this machine's cores (`workers` processes; 1: in this process),
-    calling `done` as each finishes. The results come back in the order of `todo`."""
+    calling `done` as each finishes. The results come back in the order of `todo`.
+    The rulesets loaded so far are set apart from the collector meanwhile (workers
+    forked from here inherit that)."""
+    with set_apart():
+        return _run_local(todo, workers, done)
+
+
+def _run_local(todo: list[Task], workers: int, done: Callable[[], None]) -> list[GameResult]:
     if workers <= 1 or len(todo) <= 1:
         out = []
         for t in todo:
