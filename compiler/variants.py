@@ -187,9 +187,9 @@ class VariantBuilder:
             return None
         if edit.nth is None and len(own) > 1:
             from compiler.check.trigger_order import event_words
-            listed = "; ".join(
-                f"{k} {event_words(rule.decls[i]) if kind == 'trigger' else 'forbidding a ' + rule.decls[i].kind}"
-                for k, i in enumerate(own, 1))
+            def said(d: Any) -> str:
+                return event_words(d) if kind == "trigger" else f"forbidding a {d.kind}"
+            listed = "; ".join(f"{k} {said(rule.decls[i])}" for k, i in enumerate(own, 1))
             self._error(edit.loc, "unknown-name",
                         f"rule `{rule_id}` declares {len(own)} {kind}s ({listed}): say which",
                         hint=f"write `{verb} {kind} 1 in {rule_id}` for the first, and so on")
@@ -212,10 +212,10 @@ class VariantBuilder:
             return
         rule, i = found
         if not isinstance(edit.item, self.UNNAMED[edit.kind]):
+            wanted = "a trigger (`when …` or `at …`)" if edit.kind == "trigger" else "a `forbid`"
             self._error(edit.item.loc or edit.loc, "structure",
-                        f"`replace {edit.kind}` takes "
-                        f"{'a trigger (`when …` or `at …`)' if edit.kind == 'trigger' else 'a `forbid`'}"
-                        f" in its braces, not a `{getattr(edit.item, 'decl', 'declaration')}`")
+                        f"`replace {edit.kind}` takes {wanted} in its braces, not a "
+                        f"`{getattr(edit.item, 'decl', 'declaration')}`")
             return
         cite_rule(edit.item, rule.id)
         rule.decls[i] = edit.item

@@ -81,7 +81,9 @@ def _kinds_said(cond: Any, var: str) -> set[str] | None:
     if isinstance(cond, n.Logic):
         parts = [_kinds_said(x, var) for x in cond.items]
         if cond.op == "or":
-            return None if any(p is None for p in parts) else set().union(*parts)  # type: ignore[arg-type]
+            if any(p is None for p in parts):
+                return None
+            return set().union(*(p for p in parts if p is not None))
         known = [p for p in parts if p is not None]
         return set.intersection(*known) if known else None
     return None

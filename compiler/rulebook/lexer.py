@@ -36,7 +36,8 @@ TYPES: tuple[str, ...] = ("player", "bool", "int")
 
 #: Every other word the grammar spells out, alphabetically.
 KEYWORDS: tuple[str, ...] = (
-    "ability", "above", "action", "actions", "add", "after", "alongside", "also", "among", "and", "any",
+    "ability", "above", "action", "actions", "add", "after", "alongside", "also", "among", "and",
+    "any",
     "apply", "area", "as", "at", "attribute", "audit", "automatic", "badge", "band", "board",
     "bottom", "breach", "by",
     "card", "cards", "chapter", "chapters", "choose", "clear", "closed", "closes", "code", "condition",

@@ -213,7 +213,8 @@ BASE: dict[str, tuple[str, str]] = {
     "research": ("research", RESEARCH),
     "tired": ("turn", 'player attribute tired: bool "is tired"'),
     "end": ("goal", "game ends after turn when count(stock) == 0"),
-    "last point": ("goal", "at end of game {\n    for each p in players {\n        give 1 points to p\n    }\n}"),
+    "last point": ("goal", "at end of game {\n    for each p in players {\n"
+                           "        give 1 points to p\n    }\n}"),
     "winner": ("goal", "winner most it.points then most it.gold"),
     "tileset": ("tiles", TILESET),
 }
