@@ -17,12 +17,13 @@ import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from compiler.engine import zone_play
 from compiler.engine.effects import Run, check_site
 from compiler.engine.evaluate import Env, Fn, RuleError, areas_having, set_area_attribute
 from compiler.engine.explain import Reason, explainer
+from compiler.engine.lazy import LazySequence
 from compiler.engine.state import Piece, State
 from compiler.ir import model as m
 from compiler.ir import nodes as n
@@ -543,7 +544,7 @@ def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[s
     return found if len(set(cards)) == len(cards) else list(found)
 
 
-class Placements(Sequence[Key]):
+class Placements(LazySequence[Key]):
     """The keys of the tile placements that fit, in the kernel's order (each group's
     rotations, each with every cell of the group), each made only when asked for.
 
@@ -572,22 +573,12 @@ class Placements(Sequence[Key]):
         # carried out, and found here again without a search (see `__contains__`).
         self._drawn: Key | None = None
 
+    _missing = "no placement of that index"
+
     def __len__(self) -> int:
         return self._len
 
-    @overload
-    def __getitem__(self, i: int) -> Key: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Key]: ...
-
-    def __getitem__(self, i: int | slice) -> Key | list[Key]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._len))]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError("no placement of that index")
+    def _item(self, i: int) -> Key:
         g = bisect.bisect_right(self._starts, i) - 1
         card, face, fit, cells = self._groups[g]
         r, c = divmod(i - self._starts[g], len(cells))

@@ -24,11 +24,12 @@ the thing named. Numbers are ASCII digits, at most `MAX_DIGITS` of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from compiler.diagnostics import Diagnostic
+from compiler.engine.lazy import LazySequence
 from compiler.engine.state import State
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ class Move:
         return out
 
 
-class ListedMoves(Sequence[Move]):
+class ListedMoves(LazySequence[Move]):
     """The legal moves of a position, each made into a `Move` only when it is asked for.
 
     Random play needs only how many moves there are and the one drawn (`rng.choice`
@@ -154,24 +155,14 @@ class ListedMoves(Sequence[Move]):
         self._keys = keys if hasattr(type(keys), "__getitem__") else list(keys)
         self._passing = passing and bool(self._keys)  # nothing to decline when nothing is legal
 
+    _missing = "no legal move of that index"
+
     def __len__(self) -> int:
         return len(self._keys) + self._passing
 
-    @overload
-    def __getitem__(self, i: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Move]: ...
-
-    def __getitem__(self, i: int | slice) -> Move | list[Move]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if i == len(self._keys) and self._passing:
+    def _item(self, i: int) -> Move:
+        if i == len(self._keys):  # one past the keys only when the mover may pass
             return Move("pass")
-        if not 0 <= i < len(self._keys):
-            raise IndexError("no legal move of that index")
         return Move.all_listed((self._keys[i],))[0]
 
     def __iter__(self) -> Iterator[Move]:

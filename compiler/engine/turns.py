@@ -23,6 +23,7 @@ from compiler.engine import simultaneous
 from compiler.engine.actions import CompiledAction, Placements, candidate_batches, listing_env
 from compiler.engine.effects import _third_person, drain, note, run_pending, run_trigger
 from compiler.engine.evaluate import Env, RuleError
+from compiler.engine.lazy import LazySequence
 from compiler.engine.standings import Standings
 from compiler.engine.state import State
 from compiler.ir.english import counted
@@ -269,7 +270,7 @@ class _Tagged(Sequence[tuple[str, tuple[Any, ...]]]):
         return zip(repeat(self._aid), self._run)
 
 
-class Keys(Sequence[tuple[str, tuple[Any, ...]]]):
+class Keys(LazySequence[tuple[str, tuple[Any, ...]]]):
     """A listing's moves as (action, values sorted by name), in order: its parts one after
     another, each read only where asked (a run of placements makes only the key drawn)."""
 
@@ -283,16 +284,12 @@ class Keys(Sequence[tuple[str, tuple[Any, ...]]]):
             total += len(p)
         self._starts, self._len = starts, total
 
+    _missing = "no legal move of that index"
+
     def __len__(self) -> int:
         return self._len
 
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._len))]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError("no legal move of that index")
+    def _item(self, i: int) -> tuple[str, tuple[Any, ...]]:
         if len(self._parts) == 1:
             return self._parts[0][i]
         k = bisect.bisect_right(self._starts, i) - 1
