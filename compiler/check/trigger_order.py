@@ -35,14 +35,17 @@ def _access(trigger: m.Trigger, defines: dict[str, m.Define],
     """Follow the trigger's statements, and the effects and definitions they use."""
     out = _Access()
     seen: set[str] = set()
+    targets: set[int] = set()  # the `x.a` that `set x.a to …` writes: not a read of `a`
     todo: list[Any] = [trigger.where, trigger.body]
     while todo:
-        for node in n.walk(todo.pop()):
+        for node in n.walk(todo.pop()):  # a statement comes before the nodes inside it
             if isinstance(node, n.Give):
                 out.writes.add(node.resource)
             elif isinstance(node, (n.SetAttr, n.ClearAttr)):
                 out.writes.add(node.target.name)
-            elif isinstance(node, n.Attr) and getattr(node.obj, "type", None) != "card":
+                targets.add(id(node.target))
+            elif isinstance(node, n.Attr) and id(node) not in targets \
+                    and getattr(node.obj, "type", None) != "card":
                 out.reads.add(node.name)  # a card's printed property never changes
             elif isinstance(node, n.Call) and node.defined and node.func not in seen:
                 seen.add(node.func)
@@ -52,12 +55,6 @@ def _access(trigger: m.Trigger, defines: dict[str, m.Define],
                 seen.add(node.effect)
                 if node.effect in effects:
                     todo.append(effects[node.effect].body)
-    # `set x.a to …` writes `a`; the Attr inside it is its target, not a read of it.
-    for node in n.walk(trigger.body):
-        if isinstance(node, (n.SetAttr, n.ClearAttr)) and not any(
-                isinstance(x, n.Attr) and x.name == node.target.name
-                for x in n.walk(getattr(node, "value", None))):
-            out.reads.discard(node.target.name)
     return out
 
 
