@@ -40,11 +40,6 @@ def attribute_value_problem(kind: str, value: Any, seats: list[str] | None = Non
     return None
 
 
-def _is_seat_form(name: str) -> bool:
-    """`p1`, `p2` …: a seat by its place, which the engine reads in every game."""
-    return name[:1].lower() == "p" and name[1:].isdigit() and len(name) < 6
-
-
 class PositionFactChecks:
     sy: Symbols
 
@@ -61,7 +56,7 @@ class PositionFactChecks:
         return [s.id for s in self.sy.seats]
 
     def _seat(self, f: m.PositionFact, name: str, seats: list[str]) -> None:
-        if name in seats or _is_seat_form(name) or not seats:
+        if name in seats or m.seat_by_place(name) is not None or not seats:
             return
         by_name = {s.name: s.id for s in self.sy.seats}
         if by_name.get(name) in seats:

@@ -408,11 +408,8 @@ class Game:
         for i in range(players):
             if name in (self.seat_id(i), self.seat_name(i)):
                 return i
-        if name.lower().startswith("p") and name[1:].isascii() and name[1:].isdigit() \
-                and len(name) < 6:  # p1, p2 ...: never int() of a '²' or of 5,000 digits
-            i = int(name[1:]) - 1
-            return i if 0 <= i < players else None
-        return None
+        i = m.seat_by_place(name)
+        return i if i is not None and 0 <= i < players else None
 
     # -------------------------------------------------------- geometry
 

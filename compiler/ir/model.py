@@ -530,6 +530,14 @@ class Seat(BaseModel):
     name: str
 
 
+def seat_by_place(name: str) -> int | None:
+    """`p1`, `p2` …: a seat named by its place in every game, as an index from 0 (never
+    `int()` of a '²' or of 5,000 digits)."""
+    if name[:1].lower() == "p" and name[1:].isascii() and name[1:].isdigit() and len(name) < 6:
+        return int(name[1:]) - 1
+    return None
+
+
 class VersionChange(BaseModel):
     """One change in a version of the rules: what it is, in words, and what it touched."""
     model_config = ConfigDict(extra="forbid")
