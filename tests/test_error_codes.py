@@ -13,7 +13,7 @@ CODES = error_codes()
 @pytest.mark.parametrize("code", [c for c in CODES if c.shown], ids=lambda c: c.code)
 def test_the_mistake_earns_its_code_and_the_correction_compiles_cleanly(code) -> None:
     assert code.code in {d.code for d in compiled(code.wrong, code.context)}
-    assert compiled(code.right, code.context) == []
+    assert compiled(code.right, code.context) == ()
 
 
 def test_each_page_shows_the_checkers_own_words() -> None:

@@ -10,6 +10,7 @@ the build.
 from __future__ import annotations
 
 import tempfile
+from functools import lru_cache
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,10 @@ def error_codes() -> list[ErrorCode]:
                       context=e.get("context", "rule")) for code, e in data.items()]
 
 
-def compiled(snippet: str, context: str) -> list[Diagnostic]:
-    """What the checker says of `snippet` set in the reference's small ruleset."""
+@lru_cache(maxsize=None)
+def compiled(snippet: str, context: str) -> tuple[Diagnostic, ...]:
+    """What the checker says of `snippet` set in the reference's small ruleset (kept: the
+    build checks each mistake and then shows it)."""
     construct = Construct(name="error code", grammar_rule="rule", summary="", example=snippet,
                           context=context, group="Structure")  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as tmp:
@@ -57,9 +60,10 @@ def compiled(snippet: str, context: str) -> list[Diagnostic]:
             found = found + played_problems(ruleset)  # as `rulebook check` plays it
         except CompileError as e:
             found = e.diagnostics
-        return [d.model_copy(update={"file": d.file.replace(str(path), "demo.rules"),
-                                     "message": d.message.replace(str(path), "demo.rules")})
-                for d in found]
+        return tuple(d.model_copy(update={"file": d.file.replace(str(path), "demo.rules"),
+                                          "message": d.message.replace(str(path),
+                                                                       "demo.rules")})
+                     for d in found)
 
 
 def problems(codes: list[ErrorCode]) -> list[str]:
