@@ -1,10 +1,12 @@
 """Shared fixtures: the Deluxe ruleset, compiled once per test session; the built rulebook
-(built once per session: ~40 s, so the modules that read it share one xdist group,
+(built once per session: ~40 s, so every test that reads it joins one xdist group,
 "rulebook"); that site served as plain files, as any web host would; the judge served over
-HTTP and a Chromium to look at them."""
+HTTP and a Chromium to look at them. And how the session keeps its garbage collector from
+walking what it holds for good (`pytest_runtest_teardown`)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import socket
@@ -25,6 +27,48 @@ from compiler.ir import model as m
 from compiler.load import RULES_DIR, load_files, load_ruleset
 
 DELUXE = RULES_DIR / "trian_deluxe"
+
+# Tests between two settlings of what the session holds (see `pytest_runtest_teardown`).
+SETTLE_EVERY = 50
+_tests_run = 0
+
+
+@pytest.hookimpl(wrapper=True)  # before xdist's own hook, which reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Every test that reads the built rulebook, however it reaches it (`site`,
+    `static_site`, …), runs on the worker that built it: built once, not once a worker."""
+    for item in items:
+        if "site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("rulebook"))
+    return (yield)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """Under `--dist loadgroup`, a worker's tests come back with their group written into
+    their ids; when none does, xdist has stopped grouping (a pytest it does not follow), and
+    the session stops here rather than build the rulebook on every worker unnoticed."""
+    if getattr(node, "config").getoption("dist") == "loadgroup" and not any(
+            "@" in i for i in ids):
+        raise pytest.UsageError(
+            "pytest-xdist grouped no test: this pytest and pytest-xdist do not work "
+            "together (see the pins of the test extra in pyproject.toml)")
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """Every `SETTLE_EVERY` tests, what is still alive is collected once and then left out of
+    later collections (`gc.freeze`).
+
+    A worker holds dozens of compiled rulesets and built pages for the rest of the session
+    (caches, session fixtures): hundreds of thousands of objects, which every full collection
+    walked again, about a third of a worker's time. Frozen objects are still freed when no
+    longer referenced; only a cycle among them stays until the worker ends.
+    """
+    global _tests_run
+    _tests_run += 1
+    if _tests_run % SETTLE_EVERY == 0:
+        gc.collect()
+        gc.freeze()
 
 
 @pytest.fixture(scope="session")

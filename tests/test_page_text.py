@@ -76,8 +76,9 @@ def test_one_of_a_thing_is_singular(pages: dict[str, str]) -> None:
     """'Board with 1 tiles', 'Worked examples: 1 examples' are wrong. A word the rulebook
     counts ("2 tiles") and also says one of ("a tile") is a noun, and one of it is singular."""
     everything = " ".join(pages.values())
+    said_one_of = set(re.findall(r"\b(?:a|an|one|each|every) (?=([a-z]+)\b)", everything))
     nouns = {w for w in re.findall(r"\b(?:[2-9]|\d\d+) ([a-z]+s)\b", everything)
-             if re.search(rf"\b(?:a|an|one|each|every) {_singular(w)}\b", everything)}
+             if _singular(w) in said_one_of}
     assert {"tiles", "points", "examples", "cards"} <= nouns
     plural_after_one = r"(?<![\d.,+−-])\b1 (" + "|".join(sorted(nouns)) + r")\b"
     assert where(pages, plural_after_one) == {}

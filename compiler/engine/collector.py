@@ -27,8 +27,13 @@ YOUNG = 10_000
 @contextmanager
 def set_apart() -> Iterator[None]:
     """Everything alive now is left out of collections until the block ends, and the
-    youngest objects are collected every `YOUNG` allocations meanwhile (not nested: the
-    end of an inner block gives back the outer block's objects too)."""
+    youngest objects are collected every `YOUNG` allocations meanwhile.
+
+    Where objects were already set apart when the block begins (an outer block, or a
+    process that settles what it holds, as the test session does), they stay apart after
+    it, with what the block set apart: the collector cannot give back only a part.
+    """
+    outer = gc.get_freeze_count() > 0
     gc.collect()  # garbage already made is freed now, not kept for the whole block
     gc.freeze()
     thresholds = gc.get_threshold()
@@ -37,4 +42,5 @@ def set_apart() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if not outer:
+            gc.unfreeze()
