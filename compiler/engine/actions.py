@@ -483,6 +483,7 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
     if gate is not None and param.name not in fixed:
         values = _gate_values(env, gate, values)
     ready = action.ready[i + 1]
+    last = i + 1 == len(action.params)  # the leaf checked here, not in a walk of its own
     for v in values:
         env.vars[param.name] = v
         ok = True
@@ -493,8 +494,12 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
                     break
         except RuleError:
             ok = False
-        if ok:
+        if not ok:
+            continue
+        if not last:
             yield from _walk(game, env, action, i + 1, fixed)
+        elif not forbidden(game, env, action, first_only=True):
+            yield (_key(action, env.vars),)
     env.vars.pop(param.name, None)
 
 
