@@ -549,6 +549,11 @@ def _placement_keys(game: Game, st: State, action: CompiledAction, cards: list[s
     return found if len(set(cards)) == len(cards) else list(found)
 
 
+# (a placement's four parameters, the action's names in key order) -> what picks a
+# placement's values (card, face, cell, rotation) in the key's order
+_KEY_ORDER: dict[tuple[tuple[str, ...], tuple[str, ...]], Callable[[Any], Any]] = {}
+
+
 class Placements(LazySequence[Key]):
     """The keys of the tile placements that fit, in the kernel's order (each group's
     rotations, each with every cell of the group), each made only when asked for.
@@ -564,15 +569,24 @@ class Placements(LazySequence[Key]):
 
     def __init__(self, action: CompiledAction,
                  groups: Iterable[tuple[str, str, tuple[int, ...], list[Any]]]) -> None:
-        card_p, face_p, cell_p, rot_p = action.placement  # type: ignore[misc]
-        where = {card_p: 0, face_p: 1, cell_p: 2, rot_p: 3}
-        self._get = operator.itemgetter(*(where[name] for name in action.key_names))
-        self._names = action.placement
-        self._groups = list(groups)
-        # where each group's placements begin, and how many there are in all
-        starts = list(itertools.accumulate(
-            [len(fit) * len(cells) for _, _, fit, cells in self._groups], initial=0))
-        self._len = starts.pop()
+        names = action.placement
+        assert names is not None
+        get = _KEY_ORDER.get((names, action.key_names))
+        if get is None:  # (the same for every listing of the action: made once)
+            where = dict(zip(names, range(4)))
+            get = _KEY_ORDER[(names, action.key_names)] = operator.itemgetter(
+                *(where[name] for name in action.key_names))
+        self._get = get
+        self._names = names
+        self._groups = found = list(groups)
+        # where each group's placements begin, and how many there are in all (a loop: a
+        # position lists dozens of groups, and the tools to sum them cost more here)
+        starts: list[int] = []
+        total = 0
+        for _, _, fit, cells in found:
+            starts.append(total)
+            total += len(fit) * len(cells)
+        self._len = total
         self._starts = starts
         # The last key asked for by index: the move random play drew, which is then
         # carried out, and found here again without a search (see `__contains__`).

@@ -266,6 +266,29 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
                     yield card, face, fit, cells
 
 
+def fits_somewhere(catalogue: Catalogue, frontier: Frontier, card: str, match: Matcher,
+                   known: dict[Any, dict[Any, tuple[int, ...]]] | None = None) -> bool:
+    """Whether some face of `card` fits some cell of the frontier in some rotation: the
+    first of `placement_groups`, without a generator of groups made for it."""
+    patterns = frontier.groups()
+    rotations = range(catalogue.lattice.rotations)
+    for face in catalogue.card_faces[card]:
+        fits = known.get((card, face)) if known is not None else None
+        if fits is None:
+            fits = {}
+            if known is not None:
+                known[(card, face)] = fits
+        for need in patterns:
+            fit = fits.get(need)
+            if fit is None:
+                rotated = catalogue.faces[(card, face)].rotated
+                fit = fits[need] = tuple(r for r in rotations
+                                         if fits_labels(rotated[r], need, match))
+            if fit:
+                return True
+    return False
+
+
 def mismatches(catalogue: Catalogue, board: dict[Cell, Placed], card: str, face: str,
                cell: Cell, rotation: int, match: Matcher,
                fmt: Callable[[Cell], str] | None = None) -> list[str]:

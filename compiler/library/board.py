@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from compiler.ir import nodes as n
 from compiler.ir.prose import fill
 from compiler.kernel.boards import board_of
-from compiler.kernel.tiles import (FaceInfo, Unreached, cut_vertex, distance, hop, mismatches,
-                                   placements, unreached, walk, walk_segments)
+from compiler.kernel.tiles import (FaceInfo, Unreached, cut_vertex, distance, fits_somewhere, hop,
+                                   mismatches, unreached, walk, walk_segments)
 from compiler.library.base import Builtin, Fn, register
 
 if TYPE_CHECKING:
@@ -365,8 +365,8 @@ class Placeable(Builtin):
             if not st.board:
                 return True
             # the rotations that fit each pattern, kept by the game as listing keeps them
-            return next(placements(game.catalogue, st.frontier, [f(env)], game.match,
-                                   game.fitting), None) is not None
+            return fits_somewhere(game.catalogue, st.frontier, f(env), game.match,
+                                  game.fitting)
         return placeable
 
     def english(self, en: English, node: n.Call) -> str:
