@@ -121,6 +121,11 @@ class CompiledForbid:
     cond: Fn
     actions: frozenset[str]
 
+    def __post_init__(self) -> None:
+        # the names the prohibition binds, read for every candidate a listing asks it of
+        self.site_var: str = self.decl.site_var
+        self.piece_var: str | None = self.decl.piece_var
+
     @property
     def rule(self) -> str | None:
         return self.decl.rule
@@ -338,11 +343,12 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
             st.gone[pid] = Piece(pid, kind, owner, site[0], site[1])
         if first_only:
             concern = action.listing_forbids[kind]
+        vars = env.vars
         try:
             for at, f in enumerate(concern):
                 # the prohibition's names bound in place, and put back after (the way
                 # the evaluator binds an element's name), not in a copy of every name
-                vars, site_var, piece_var = env.vars, f.decl.site_var, f.decl.piece_var
+                site_var, piece_var = f.site_var, f.piece_var
                 site_was = vars.get(site_var, UNBOUND)
                 vars[site_var] = site
                 if piece_var:
@@ -357,7 +363,10 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 finally:
                     if piece_var:
                         restore_var(vars, piece_var, piece_was)
-                    restore_var(vars, site_var, site_was)
+                    if site_was is UNBOUND:  # (restore_var, without a call)
+                        vars.pop(site_var, None)
+                    else:
+                        vars[site_var] = site_was
                 if hit and first_only:
                     if at:  # the prohibition that refuses most is soon the first asked
                         concern.insert(0, concern.pop(at))

@@ -233,6 +233,25 @@ def cells_holding(env: Env, kind: str) -> frozenset[Any]:
 _CELLS_HOLDING = object()
 
 
+def areas_holding(env: Env, kind: str) -> frozenset[Any] | None:
+    """The areas where a piece that counts as `kind` stands, worked out once per memo (one
+    pass over the pieces, as one question `a has K` makes): `a has K` asked of area after
+    area becomes a set lookup. None if such a piece stands where no area is (then each
+    question looks at the pieces itself)."""
+    def holding(env: Env) -> frozenset[Any] | bool:
+        game, st = env.game, env.state
+        try:
+            return frozenset(game.site_area(st, (p.cell, p.site)) for p in st.pieces.values()
+                             if game.is_a(p.kind, kind))
+        except KeyError:
+            return False
+    found = kept(env, (_AREAS_HOLDING, kind), holding)
+    return None if found is False else found  # type: ignore[no-any-return]
+
+
+_AREAS_HOLDING = object()
+
+
 def conjunction(items: list[Fn]) -> Fn:
     """`a and b and …`, stopping at the first false one. Two to four terms (the usual
     filter condition) are tested directly: a filter runs its condition for every tile or
@@ -924,6 +943,10 @@ class ExprCompiler:
                     return False
                 st = env.state
                 if is_piece:
+                    if env.memo is not None:
+                        held = areas_holding(env, kind)
+                        if held is not None:
+                            return a in held
                     return any(game.is_a(p.kind, kind) and game.site_area(st, (p.cell, p.site)) == a
                                for p in st.pieces.values())
                 return st.areas.features[st.areas.find(a)].get(kind, 0) > 0
