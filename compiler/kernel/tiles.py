@@ -183,7 +183,7 @@ class Frontier:
             current = self.need.get(other)
             if current is None:
                 current = tuple(None for _ in range(lattice.sides))
-            self.need[other] = current[:back] + (labels[slot],) + current[back + 1:]
+            self.need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
 
     @classmethod
     def rebuild(cls, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue) -> Frontier:
@@ -195,7 +195,7 @@ class Frontier:
                 if other in board:
                     continue
                 current = f.need.get(other) or tuple(None for _ in range(lattice.sides))
-                f.need[other] = current[:back] + (labels[slot],) + current[back + 1:]
+                f.need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
         return f
 
     def cells(self) -> list[Cell]:
@@ -211,6 +211,18 @@ class Frontier:
                 groups.setdefault(self.need[cell], []).append(cell)
             self._groups = groups
         return self._groups
+
+
+# Every pattern a frontier cell has had, each kept as one tuple: the same pattern is then
+# the same object wherever it comes back (turn after turn, game after game), and the
+# dictionaries keyed by patterns (the groups, the rotations that fit each) find it by
+# identity rather than comparing it label by label at every lookup.
+_PATTERNS: dict[tuple[str | None, ...], tuple[str | None, ...]] = {}
+
+
+def _pattern(need: tuple[str | None, ...]) -> tuple[str | None, ...]:
+    """The one tuple kept for this pattern (see `_PATTERNS`)."""
+    return _PATTERNS.setdefault(need, need)
 
 
 def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
