@@ -920,27 +920,44 @@ def refers_to_lost_piece(st: State, value: Any) -> bool:
 
 def triggers_for(game: Game, event: str, data: dict[str, Any], st: State) -> list[
         tuple[CompiledTrigger, dict[str, Any]]]:
-    out = []
-    for trig in game.on_event.get(event, ()):
+    out: list[tuple[CompiledTrigger, dict[str, Any]]] = []
+    every = game.on_event.get(event)
+    if not every:
+        return out
+    if event == "laid":
+        for trig in every:
+            out.append((trig, {trig.decl.event.var: data["tile"]}))
+        return out
+    if event == "closes":
+        kind = st.areas.kind(data["area"])
+    elif event in ("enters", "leaves", "returns"):
+        kind = st.piece(data["piece"]).kind
+    else:
+        return out
+    for trig in _set_off(game, event, kind, every):
         ev = trig.decl.event
         if event == "closes":
-            kind = st.areas.kind(data["area"])
-            if ev.kind not in ("area", kind):
-                continue
             out.append((trig, {ev.var: data["area"], "closer": data["closer"]}))
-        elif event == "laid":
-            out.append((trig, {ev.var: data["tile"]}))
-        elif event in ("enters", "leaves"):
-            kind = st.piece(data["piece"]).kind
-            if ev.kind != "piece" and not game.is_a(kind, ev.kind or ""):
-                continue
-            out.append((trig, {ev.var: data["piece"], ev.site_var: data["site"]}))
         elif event == "returns":
-            kind = st.piece(data["piece"]).kind
-            if ev.kind != "piece" and not game.is_a(kind, ev.kind or ""):
-                continue
             out.append((trig, {ev.var: data["piece"]}))
+        else:
+            out.append((trig, {ev.var: data["piece"], ev.site_var: data["site"]}))
     return out
+
+
+def _set_off(game: Game, event: str, kind: str, every: list[CompiledTrigger]
+             ) -> tuple[CompiledTrigger, ...]:
+    """The triggers of `event` that an area of `kind` closing, or a piece of `kind` (itself
+    or what it counts as) entering, leaving or returning, sets off; kept by the game."""
+    found = game.event_triggers.get((event, kind))
+    if found is None:
+        if event == "closes":
+            found = tuple(t for t in every if t.decl.event.kind in ("area", kind))
+        else:
+            found = tuple(t for t in every if t.decl.event.kind == "piece"
+                          or game.is_a(kind, t.decl.event.kind or ""))
+        game.event_triggers[(event, kind)] = found
+    return found
 
 
 def run_trigger(env: Env, trig: CompiledTrigger, bindings: dict[str, Any]) -> None:

@@ -224,6 +224,10 @@ class Game:
                 self.at_moment.setdefault((ev.moment, ev.target, which), []).append(trig)
         self.on_event = {k: in_order(v) for k, v in self.on_event.items()}
         self.at_moment = {k: in_order(v) for k, v in self.at_moment.items()}
+        # The triggers of an event that a piece or an area of one kind can set off, by
+        # (event, kind), in the order of `on_event`: found at the first such event
+        # (effects.triggers_for), not by testing every trigger's kind at each one.
+        self.event_triggers: dict[tuple[str, str], tuple[CompiledTrigger, ...]] = {}
         end = next((d for d in decls if isinstance(d, m.EndDecl)), None)
         self.end_rule = end.rule if end else None
         self.end_cond: Fn | None = self.expr(end.cond) if end else None
