@@ -160,6 +160,8 @@ class State:
         self.stacks_at: dict[Site, tuple[int, ...]] = {}
         self.supply: list[dict[str, int]] = [{} for _ in range(players)]
         self.player_res: list[dict[str, int]] = [{} for _ in range(players)]
+        # Each player's attributes: a dict replaced, never changed in place once the state
+        # is a clone's (clones share them).
         self.player_attrs: list[dict[str, Any]] = [{} for _ in range(players)]
         self.pool: dict[str, int] = {}
         self.area_res: dict[Node, dict[str, int]] = {}
@@ -214,9 +216,9 @@ class State:
         self._shared_geometry = True
         s.pieces = dict(self.pieces)
         s.stacks_at = dict(self.stacks_at)
-        s.supply = [dict(d) for d in self.supply]
-        s.player_res = [dict(d) for d in self.player_res]
-        s.player_attrs = [dict(d) for d in self.player_attrs]
+        s.supply = list(map(dict, self.supply))
+        s.player_res = list(map(dict, self.player_res))
+        s.player_attrs = self.player_attrs[:]  # each replaced, never changed in place
         s.pool = dict(self.pool)
         s.area_res = dict(self.area_res)
         s.area_attrs = dict(self.area_attrs)
