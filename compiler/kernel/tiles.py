@@ -248,10 +248,11 @@ def placements(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
 
 def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[str],
                      match: Matcher, known: dict[Any, dict[Any, tuple[int, ...]]] | None = None
-                     ) -> Iterator[tuple[str, str, tuple[int, ...], list[Cell]]]:
+                     ) -> list[tuple[str, str, tuple[int, ...], list[Cell]]]:
     """The placements that fit, as (card, face, rotations, cells): each of the rotations
     fits at each of the cells. Whoever lists them all makes them without a generator
-    step for each one.
+    step for each one (and the groups come as a list: every caller takes them all, and
+    a generator's step for each of a listing's dozens of groups cost more than the list).
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
@@ -259,8 +260,9 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
     this catalogue and matcher only: the same patterns come back turn after turn). A
     group's cells are not to be changed.
     """
-    groups = frontier.groups()
+    groups = frontier.groups().items()
     rotations = range(catalogue.lattice.rotations)
+    found = []
     for card in cards:
         for face in catalogue.card_faces[card]:
             fits = known.get((card, face)) if known is not None else None
@@ -268,14 +270,15 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
                 fits = {}
                 if known is not None:
                     known[(card, face)] = fits
-            for need, cells in groups.items():
+            for need, cells in groups:
                 fit = fits.get(need)
                 if fit is None:
                     rotated = catalogue.faces[(card, face)].rotated
                     fit = fits[need] = tuple(r for r in rotations
                                              if fits_labels(rotated[r], need, match))
                 if fit:
-                    yield card, face, fit, cells
+                    found.append((card, face, fit, cells))
+    return found
 
 
 def fits_somewhere(catalogue: Catalogue, frontier: Frontier, card: str, match: Matcher,
