@@ -493,7 +493,10 @@ class ExprCompiler:
                 if within_type == "tile" and env.memo is not None:
                     # The pieces on one tile (the index, in the same order), then the rest.
                     o = owner(env) if owner is not None else None
-                    here = pieces_at(env, within(env))  # type: ignore[misc]
+                    index = env.memo.get(_PIECES_BY_CELL)  # `pieces_at`, without its calls
+                    if index is None:
+                        index = kept(env, _PIECES_BY_CELL, _pieces_by_cell)
+                    here = index.get(within(env))  # type: ignore[misc]
                     if not here:
                         return ()
                     return tuple(p.id for p in here
@@ -869,7 +872,11 @@ class ExprCompiler:
         elif t == "piece":
             def test(env: Env) -> bool:
                 p = f(env)
-                return p is not None and game.is_a(env.state.piece(p).kind, kind)
+                if p is None:
+                    return False
+                st = env.state  # `State.piece`, without its call: asked of piece after piece
+                piece = st.pieces.get(p) or st.gone[p]
+                return game.is_a(piece.kind, kind)
         elif t == "site":
             def test(env: Env) -> bool:
                 s = f(env)

@@ -207,6 +207,7 @@ class State:
         self.memo: dict[Any, Any] | None = None
 
     def clone(self) -> State:
+        """A copy to carry out a move on (dict.copy: the fastest copy of a dict there is)."""
         s = State.__new__(State)
         s.players = self.players
         s.board = self.board
@@ -214,17 +215,17 @@ class State:
         s.areas = self.areas
         s._shared_geometry = True
         self._shared_geometry = True
-        s.pieces = dict(self.pieces)
-        s.stacks_at = dict(self.stacks_at)
-        s.supply = list(map(dict, self.supply))
-        s.player_res = list(map(dict, self.player_res))
+        s.pieces = self.pieces.copy()
+        s.stacks_at = self.stacks_at.copy()
+        s.supply = list(map(dict.copy, self.supply))
+        s.player_res = list(map(dict.copy, self.player_res))
         s.player_attrs = self.player_attrs[:]  # each replaced, never changed in place
-        s.pool = dict(self.pool)
-        s.area_res = dict(self.area_res)
-        s.area_attrs = dict(self.area_attrs)
-        s.tile_res = dict(self.tile_res) if self.tile_res else {}
-        s.tile_attrs = dict(self.tile_attrs) if self.tile_attrs else {}
-        s.zones = dict(self.zones)
+        s.pool = self.pool.copy()
+        s.area_res = self.area_res.copy()
+        s.area_attrs = self.area_attrs.copy()
+        s.tile_res = self.tile_res.copy()
+        s.tile_attrs = self.tile_attrs.copy()
+        s.zones = self.zones.copy()
         s.unknown = self.unknown
         s.could_hold = self.could_hold
         s.revealed = self.revealed
@@ -245,7 +246,7 @@ class State:
     def own_geometry(self) -> None:
         """Copy the shared board, frontier and areas before changing them."""
         if self._shared_geometry:
-            self.board = dict(self.board)
+            self.board = self.board.copy()
             self.frontier = self.frontier.copy()
             self.areas = self.areas.copy()
             self._shared_geometry = False

@@ -55,15 +55,18 @@ class AreaMap:
                              dict[str, tuple[Node, ...]]] | None = None
 
     def copy(self) -> AreaMap:
+        """A copy to lay a tile on. `dict.copy` rather than `dict(…)`: the per-root dicts
+        lose a key at every join, and `dict(…)` copies such a dict key by key where
+        `copy` copies its table whole (while at most a third of it is holes)."""
         c = AreaMap.__new__(AreaMap)
-        c.nodes = list(self.nodes)
-        c.parent = list(self.parent)
-        c.open = dict(self.open)
-        c.cells = dict(self.cells)
-        c.members = dict(self.members)
-        c.features = dict(self.features)
-        c.by_segment = dict(self.by_segment)
-        c.first = dict(self.first)
+        c.nodes = self.nodes.copy()
+        c.parent = self.parent.copy()
+        c.open = self.open.copy()
+        c.cells = self.cells.copy()
+        c.members = self.members.copy()
+        c.features = self.features.copy()
+        c.by_segment = self.by_segment.copy()
+        c.first = self.first.copy()
         c._ordered = self._ordered  # the same areas: the same order
         return c
 
@@ -79,7 +82,11 @@ class AreaMap:
         return root
 
     def area_of(self, cell: Cell, segment: int) -> Node:
-        return self.find(self.by_segment[(cell, segment)])
+        node = self.by_segment[(cell, segment)]
+        root = self.parent[node]
+        if root == node or self.parent[root] == root:  # most segments: a root, or next to one
+            return root
+        return self.find(node)
 
     def roots(self) -> list[Node]:
         return [n for n in range(len(self.parent)) if self.parent[n] == n]
@@ -118,7 +125,10 @@ class AreaMap:
         return self.nodes[root].kind
 
     def closed(self, root: Node) -> bool:
-        return self.open[self.find(root)] == 0
+        left = self.open.get(root)  # only roots count open edges: usually asked of a root
+        if left is None:
+            left = self.open[self.find(root)]
+        return left == 0
 
     def anchor(self, root: Node) -> NodeInfo:
         """The area's first segment in reading order (row, column, segment): its name."""

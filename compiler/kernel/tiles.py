@@ -167,7 +167,7 @@ class Frontier:
         self._groups: dict[tuple[str | None, ...], list[Cell]] | None = None
 
     def copy(self) -> Frontier:
-        return Frontier(dict(self.need))
+        return Frontier(self.need.copy())  # its table whole, holes and all (see AreaMap.copy)
 
     def lay(self, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
             cell: Cell) -> None:
