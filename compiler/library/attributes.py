@@ -13,6 +13,8 @@ the engine's `c_attr` and the renderer's `ATTRS` / `PIECE_STATES`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from compiler.ir import nodes as n
@@ -33,19 +35,36 @@ class _PieceAttribute(KernelAttribute):
     one bound to a grant that lapsed)."""
 
     of = "piece"
+    # What the attribute is, when it is read off the piece's record alone (`read` then
+    # says the same): taken without a method call, as a filter asks it of piece after piece.
+    plain: Callable[[Piece], Any] | None = None
 
     def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
         raise NotImplementedError
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        read = self.read
+        read, plain = self.read, self.plain
+        if plain is not None:
+            def plain_attr(env: Env) -> Any:
+                pid = obj(env)
+                st = env.state
+                p = st.pieces.get(pid)
+                if p is None:
+                    p = st.gone.get(pid)
+                    if p is None:  # none, or a piece no longer in the game
+                        return None
+                return plain(p)
+            return plain_attr
 
         def piece_attr(env: Env) -> Any:
             pid = obj(env)
             st = env.state
-            if pid is None or (pid not in st.pieces and pid not in st.gone):
-                return None
-            return read(cx, pid, st.piece(pid), env)
+            p = st.pieces.get(pid)
+            if p is None:
+                p = st.gone.get(pid)
+                if p is None:  # none, or a piece no longer in the game
+                    return None
+            return read(cx, pid, p, env)
         return piece_attr
 
 
@@ -55,6 +74,7 @@ class Owner(_PieceAttribute):
     described = True
     summary = "The player a piece belongs to."
     example = "count(pawn where it.owner == me)"
+    plain = attrgetter("owner")
 
     def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
         return p.owner
@@ -69,6 +89,7 @@ class PieceSite(_PieceAttribute):
     described, preposition = True, "on"
     summary = "The site a piece stands on."
     example = "count(pawn where it.site is lake)"
+    plain = attrgetter("cell", "site")
 
     def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
         return (p.cell, p.site)
@@ -83,6 +104,7 @@ class PieceTile(_PieceAttribute):
     described, preposition = True, "in"
     summary = "The tile a piece stands on."
     example = "count(pawn where it.tile == placed)"
+    plain = attrgetter("cell")
 
     def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
         return p.cell
