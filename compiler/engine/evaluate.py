@@ -815,6 +815,22 @@ class ExprCompiler:
     def c_compare(self, node: n.Compare) -> Fn:
         a, b = self(node.left), self(node.right)
         op = node.op
+        if isinstance(node.right, n.Number):
+            # against a number as written (`count(…) > 0`, the usual case): the number is
+            # taken as it stands, not from a call at every comparison
+            w = node.right.value
+            z = w or 0
+            if op == "==":
+                return lambda env: a(env) == w
+            if op == "!=":
+                return lambda env: a(env) != w
+            if op == "<":
+                return lambda env: (a(env) or 0) < z
+            if op == "<=":
+                return lambda env: (a(env) or 0) <= z
+            if op == ">":
+                return lambda env: (a(env) or 0) > z
+            return lambda env: (a(env) or 0) >= z
         if op == "==":
             return lambda env: a(env) == b(env)
         if op == "!=":
