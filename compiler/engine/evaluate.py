@@ -13,6 +13,7 @@ None (false in a condition).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -205,6 +206,7 @@ def pieces_at(env: Env, cell: Any) -> list[Any]:
 
 
 _PIECES_BY_AREA = ("pieces by area",)
+_ID = operator.attrgetter("id")  # a piece's id
 
 
 def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
@@ -499,9 +501,9 @@ class ExprCompiler:
                     here = index.get(within(env))  # type: ignore[misc]
                     if not here:
                         return ()
-                    return tuple(p.id for p in here
-                                 if (kind is None or game.is_a(p.kind, kind))
-                                 and (owner is None or p.owner == o))
+                    return tuple([p.id for p in here
+                                  if (kind is None or game.is_a(p.kind, kind))
+                                  and (owner is None or p.owner == o)])
                 if within_type == "area" and env.memo is not None:
                     # The pieces in one area (an index kept per memo, in the same order).
                     index = kept(env, _PIECES_BY_AREA, _pieces_by_area)
@@ -510,9 +512,9 @@ class ExprCompiler:
                         here = index.get(within(env), ())  # type: ignore[union-attr]
                         if not here:
                             return ()
-                        return tuple(p.id for p in here
-                                     if (kind is None or game.is_a(p.kind, kind))
-                                     and (owner is None or p.owner == o))
+                        return tuple([p.id for p in here
+                                      if (kind is None or game.is_a(p.kind, kind))
+                                      and (owner is None or p.owner == o)])
                 if kind is None:
                     ps = list(st.pieces.values())
                 else:
@@ -542,7 +544,7 @@ class ExprCompiler:
                     elif within_type == "set:site":
                         at = set(w)
                         ps = [p for p in ps if (p.cell, p.site) in at]
-                return tuple(p.id for p in ps)
+                return tuple(map(_ID, ps))  # the ids without a generator's step for each
             return pieces
         if category in ("feature", "site"):
             def sites(env: Env) -> tuple[Any, ...]:
