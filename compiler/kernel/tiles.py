@@ -173,17 +173,19 @@ class Frontier:
             cell: Cell) -> None:
         """Update after a tile was laid at `cell` (already on `board`)."""
         self._cells = self._groups = None
-        self.need.pop(cell, None)
+        need = self.need
+        need.pop(cell, None)
         card, face, rot = board[cell]
         labels = catalogue.faces[(card, face)].rotated[rot]
-        for slot in range(lattice.sides):
-            other, back = lattice.neighbour(cell, slot)
+        sides, neighbour = lattice.sides, lattice.neighbour
+        for slot in range(sides):
+            other, back = neighbour(cell, slot)
             if other in board:
                 continue
-            current = self.need.get(other)
+            current = need.get(other)
             if current is None:
-                current = tuple(None for _ in range(lattice.sides))
-            self.need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
+                current = (None,) * sides
+            need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
 
     @classmethod
     def rebuild(cls, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue) -> Frontier:
@@ -206,9 +208,12 @@ class Frontier:
     def groups(self) -> dict[tuple[str | None, ...], list[Cell]]:
         """The cells (in reading order) by the labels they must match. Not to be changed."""
         if self._groups is None:
+            if self._cells is None:
+                self._cells = sorted(self.need, key=_READING)
             groups: dict[tuple[str | None, ...], list[Cell]] = {}
-            for cell in self.cells():
-                groups.setdefault(self.need[cell], []).append(cell)
+            need = self.need
+            for cell in self._cells:  # (not `cells()`, which copies them for its caller)
+                groups.setdefault(need[cell], []).append(cell)
             self._groups = groups
         return self._groups
 
