@@ -107,11 +107,11 @@ class Turn:
         """This turn with some fields changed (`dataclasses.replace`, done directly: the
         engine makes thousands of these a game)."""
         new = object.__new__(Turn)
-        values = new.__dict__  # as __init__ would set them, without its checks
-        values.update(self.__dict__)
+        values = self.__dict__.copy()  # (a copy of the whole table: no key inserted one by one)
         values.update(changes)
         if len(values) != _TURN_FIELDS:  # a name that is no field was added (rarely asked)
             raise TypeError(f"a turn has no {', '.join(n for n in changes if n not in _TURN_NAMES)}")
+        _SET(new, "__dict__", values)  # as __init__ would set them, without its checks
         return new
 
     @property
@@ -130,6 +130,7 @@ class Turn:
         return me
 
 
+_SET = object.__setattr__  # (a frozen dataclass refuses its own)
 _TURN_NAMES = frozenset(f.name for f in fields(Turn))  # what `Turn.but` may change
 _TURN_FIELDS = len(_TURN_NAMES)  # how many a turn has: `but` counts them
 
