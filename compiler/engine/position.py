@@ -349,7 +349,9 @@ class Position:
         not given (random play); the ruling's move text records what came up.
         Raises `IllegalMove` if the move is not legal here.
         """
-        done = self.perform(move, chance)
+        # Recorded as it is carried out: its ruling is written at once, and a move performed
+        # unrecorded would be carried out a second time to write it.
+        done = self.perform(move, chance, record=True)
         return done.after, done.ruling()
 
     def perform(self, move: str | Move, chance: random.Random | None = None, *,
