@@ -896,9 +896,14 @@ class ExprCompiler:
                 piece = st.pieces.get(p) or st.gone[p]
                 return game.is_a(piece.kind, kind)
         elif t == "site":
+            faces = game.catalogue.faces
+
             def test(env: Env) -> bool:
                 s = f(env)
-                return s is not None and game.site_info(env.state, s).kind == kind
+                if s is None:
+                    return False
+                card, face, _ = env.state.board[s[0]]  # `Game.site_info`, without its call
+                return faces[(card, face)].sites[s[1]].kind == kind
         else:
             def test(env: Env) -> bool:
                 a = f(env)

@@ -422,8 +422,10 @@ class Game:
         return self.catalogue.faces[(card, face)].sites[site[1]]
 
     def site_area(self, st: State, site: tuple[Cell, str]) -> Node:
-        info = self.site_info(st, site)
-        return st.areas.area_of(site[0], info.segment)
+        # `site_info` written out: asked for piece after piece, its call was a third of this
+        cell = site[0]
+        card, face, _ = st.board[cell]
+        return st.areas.area_of(cell, self.catalogue.faces[(card, face)].sites[site[1]].segment)
 
     def all_areas(self, st: State) -> tuple[Node, ...]:
         """Every area, in the order `sorted_areas` gives (kept by the areas until a tile is
