@@ -212,11 +212,16 @@ _ID = operator.attrgetter("id")  # a piece's id
 def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
     """The board's pieces by the area their site lies in, in the order of the state's pieces;
     False if some piece stands where no area is (then every question scans the pieces)."""
-    game, st = env.game, env.state
+    st = env.state
+    # `Game.site_area` written out, its lookups held in locals: asked of every piece
+    board, faces, area_of = st.board, env.game.catalogue.faces, st.areas.area_of
     index: dict[Any, list[Any]] = {}
     try:
         for p in st.pieces.values():
-            index.setdefault(game.site_area(st, (p.cell, p.site)), []).append(p)
+            cell = p.cell
+            card, face, _ = board[cell]
+            index.setdefault(area_of(cell, faces[(card, face)].sites[p.site].segment),
+                             []).append(p)
     except KeyError:
         return False
     return index

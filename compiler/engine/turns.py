@@ -166,13 +166,13 @@ def _listed(game: Game, st: State, sources: dict[tuple[str, tuple[Any, ...]], in
 
 
 def must_act(game: Game, st: State) -> bool:
-    actor = st.turn.actor
-    if st.turn.grants and any(g.must and _holder(g, st) == actor for g in st.turn.grants):
+    turn = st.turn  # (read once: asked at every decision)
+    actor = turn.actor
+    if turn.grants and any(g.must and _holder(g, st) == actor for g in turn.grants):
         return True
-    if actor != st.turn.principal or st.turn.phase != "step":
+    if actor != turn.principal or turn.phase != "step":
         return False  # a choice granted out of turn, or between turns, may be declined
-    step = game.steps[st.turn.step]
-    return step.mode == "must_one" and st.turn.taken == 0
+    return turn.taken == 0 and game.steps[turn.step].mode == "must_one"
 
 
 class Listing:
