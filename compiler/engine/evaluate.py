@@ -812,8 +812,35 @@ class ExprCompiler:
         return lambda env: -(f(env) or 0)
 
     def c_logic(self, node: n.Logic) -> Fn:
-        return conjunction([self(i) for i in node.items]) if node.op == "and" \
-            else disjunction([self(i) for i in node.items])
+        if node.op == "and":
+            return conjunction([self(i) for i in node.items])
+        return self._site_of_kinds(node) or disjunction([self(i) for i in node.items])
+
+    def _site_of_kinds(self, node: n.Logic) -> Fn | None:
+        """`s is K1 or s is K2 or ...` for one named site, as one look at the site's kind
+        in a set (prohibitions ask it of every site a piece may go to); None for any other
+        disjunction. The same answer, and the same error for an unbound name."""
+        items = node.items
+        first = items[0] if items else None
+        if not isinstance(first, n.IsKind) or not isinstance(first.value, n.Name) \
+                or first.value.ref != "var" or first.value.type != "site":
+            return None
+        name = first.value.id
+        if not all(isinstance(i, n.IsKind) and not i.negated and isinstance(i.value, n.Name)
+                   and i.value.ref == "var" and i.value.id == name and i.value.type == "site"
+                   for i in items):
+            return None
+        kinds = frozenset(i.kind for i in items)  # type: ignore[attr-defined]
+        faces = self.game.catalogue.faces
+        f = self(first.value)
+
+        def site_of_kinds(env: Env) -> bool:
+            s = f(env)
+            if s is None:
+                return False
+            card, face, _ = env.state.board[s[0]]
+            return faces[(card, face)].sites[s[1]].kind in kinds
+        return site_of_kinds
 
     def c_not(self, node: n.Not) -> Fn:
         f = self(node.value)
