@@ -266,24 +266,37 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
     group's cells are not to be changed.
     """
     groups = frontier.groups().items()
-    rotations = range(catalogue.lattice.rotations)
     found = []
     for card in cards:
         for face in catalogue.card_faces[card]:
-            fits = known.get((card, face)) if known is not None else None
-            if fits is None:
-                fits = {}
-                if known is not None:
-                    known[(card, face)] = fits
+            fits = _fits_kept(known, card, face)
             for need, cells in groups:
                 fit = fits.get(need)
                 if fit is None:
-                    rotated = catalogue.faces[(card, face)].rotated
-                    fit = fits[need] = tuple(r for r in rotations
-                                             if fits_labels(rotated[r], need, match))
+                    fit = _fitting(catalogue, card, face, need, match, fits)
                 if fit:
                     found.append((card, face, fit, cells))
     return found
+
+
+def _fits_kept(known: dict[Any, dict[Any, tuple[int, ...]]] | None, card: str, face: str
+               ) -> dict[Any, tuple[int, ...]]:
+    """The rotations of a face found to fit each pattern so far (see `placement_groups`)."""
+    fits = known.get((card, face)) if known is not None else None
+    if fits is None:
+        fits = {}
+        if known is not None:
+            known[(card, face)] = fits
+    return fits
+
+
+def _fitting(catalogue: Catalogue, card: str, face: str, need: tuple[str | None, ...],
+             match: Matcher, fits: dict[Any, tuple[int, ...]]) -> tuple[int, ...]:
+    """The rotations of a face that fit a pattern, worked out and kept in `fits`."""
+    rotated = catalogue.faces[(card, face)].rotated
+    fit = fits[need] = tuple(r for r in range(catalogue.lattice.rotations)
+                             if fits_labels(rotated[r], need, match))
+    return fit
 
 
 def fits_somewhere(catalogue: Catalogue, frontier: Frontier, card: str, match: Matcher,
@@ -291,19 +304,12 @@ def fits_somewhere(catalogue: Catalogue, frontier: Frontier, card: str, match: M
     """Whether some face of `card` fits some cell of the frontier in some rotation: the
     first of `placement_groups`, without a generator of groups made for it."""
     patterns = frontier.groups()
-    rotations = range(catalogue.lattice.rotations)
     for face in catalogue.card_faces[card]:
-        fits = known.get((card, face)) if known is not None else None
-        if fits is None:
-            fits = {}
-            if known is not None:
-                known[(card, face)] = fits
+        fits = _fits_kept(known, card, face)
         for need in patterns:
             fit = fits.get(need)
             if fit is None:
-                rotated = catalogue.faces[(card, face)].rotated
-                fit = fits[need] = tuple(r for r in rotations
-                                         if fits_labels(rotated[r], need, match))
+                fit = _fitting(catalogue, card, face, need, match, fits)
             if fit:
                 return True
     return False

@@ -44,17 +44,6 @@ class _PieceAttribute(KernelAttribute):
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
         read, plain = self.read, self.plain
-        if plain is not None:
-            def plain_attr(env: Env) -> Any:
-                pid = obj(env)
-                st = env.state
-                p = st.pieces.get(pid)
-                if p is None:
-                    p = st.gone.get(pid)
-                    if p is None:  # none, or a piece no longer in the game
-                        return None
-                return plain(p)
-            return plain_attr
 
         def piece_attr(env: Env) -> Any:
             pid = obj(env)
@@ -64,7 +53,7 @@ class _PieceAttribute(KernelAttribute):
                 p = st.gone.get(pid)
                 if p is None:  # none, or a piece no longer in the game
                     return None
-            return read(cx, pid, p, env)
+            return plain(p) if plain is not None else read(cx, pid, p, env)
         return piece_attr
 
 
