@@ -830,17 +830,21 @@ class ExprCompiler:
                    and i.value.ref == "var" and i.value.id == name and i.value.type == "site"
                    for i in items):
             return None
-        kinds = frozenset(i.kind for i in items)  # type: ignore[attr-defined]
-        faces = self.game.catalogue.faces
-        f = self(first.value)
+        return self._site_kind_in(self(first.value),
+                                  frozenset(i.kind for i in items))  # type: ignore[attr-defined]
 
-        def site_of_kinds(env: Env) -> bool:
+    def _site_kind_in(self, f: Fn, kinds: frozenset[str]) -> Fn:
+        """Whether the site `f` names is of one of `kinds` (no site: false): `s is K`, and
+        `s is K1 or s is K2 …` in one look (see `_site_of_kinds`)."""
+        faces = self.game.catalogue.faces
+
+        def site_kind_in(env: Env) -> bool:
             s = f(env)
             if s is None:
                 return False
-            card, face, _ = env.state.board[s[0]]
+            card, face, _ = env.state.board[s[0]]  # `Game.site_info`, without its call
             return faces[(card, face)].sites[s[1]].kind in kinds
-        return site_of_kinds
+        return site_kind_in
 
     def c_not(self, node: n.Not) -> Fn:
         f = self(node.value)
@@ -928,14 +932,7 @@ class ExprCompiler:
                 piece = st.pieces.get(p) or st.gone[p]
                 return game.is_a(piece.kind, kind)
         elif t == "site":
-            faces = game.catalogue.faces
-
-            def test(env: Env) -> bool:
-                s = f(env)
-                if s is None:
-                    return False
-                card, face, _ = env.state.board[s[0]]  # `Game.site_info`, without its call
-                return faces[(card, face)].sites[s[1]].kind == kind
+            test = self._site_kind_in(f, frozenset((kind,)))
         else:
             def test(env: Env) -> bool:
                 a = f(env)

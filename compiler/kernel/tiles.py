@@ -196,23 +196,25 @@ class Frontier:
                 other, back = lattice.neighbour(cell, slot)
                 if other in board:
                     continue
-                current = f.need.get(other) or tuple(None for _ in range(lattice.sides))
+                current = f.need.get(other) or (None,) * lattice.sides
                 f.need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
         return f
 
     def cells(self) -> list[Cell]:
+        return list(self._in_order())
+
+    def _in_order(self) -> list[Cell]:
+        """The cells in reading order, kept (not to be changed: `cells` copies them)."""
         if self._cells is None:
             self._cells = sorted(self.need, key=_READING)
-        return list(self._cells)
+        return self._cells
 
     def groups(self) -> dict[tuple[str | None, ...], list[Cell]]:
         """The cells (in reading order) by the labels they must match. Not to be changed."""
         if self._groups is None:
-            if self._cells is None:
-                self._cells = sorted(self.need, key=_READING)
             groups: dict[tuple[str | None, ...], list[Cell]] = {}
             need = self.need
-            for cell in self._cells:  # (not `cells()`, which copies them for its caller)
+            for cell in self._in_order():
                 groups.setdefault(need[cell], []).append(cell)
             self._groups = groups
         return self._groups
