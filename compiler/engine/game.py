@@ -94,9 +94,9 @@ class Game:
         if self.cards.cards:  # the neutral edges of cards meet each other, whatever the table
             pairs.append((NEUTRAL, NEUTRAL))
         self.match = Matcher(match.same if match else True, pairs)
-        # The rotations of each face that fit each edge pattern (by face, then
-        # pattern), learnt while moves are listed (kernel/tiles.placements): catalogue and
-        # matcher never change.
+        # The rotations of each face that fit each edge pattern (by face, then pattern;
+        # faces alike share theirs), learnt while moves are listed (kernel/tiles.placements):
+        # catalogue and matcher never change.
         self.fitting: dict[Any, dict[Any, tuple[int, ...]]] = {}
         self.kinds: dict[str, tuple[str, Any]] = {}
         for d in decls:

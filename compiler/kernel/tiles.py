@@ -54,6 +54,8 @@ class FaceInfo:
     rotated: tuple[tuple[str, ...], ...] = field(default=())
     # near[i]: the sites a piece in segment i stands on or beside (see `sites_near`)
     near: tuple[tuple[str, ...], ...] = field(default=())
+    # the catalogue's number for this face's ring of edges (`labels`): faces alike share it
+    ring: int = 0
 
     def joined(self, seg: int, barriers: frozenset[str]) -> list[int]:
         """`seg` and the segments of its kind that only a barrier in `barriers` divides from it.
@@ -94,6 +96,7 @@ class Catalogue:
         self.lattice = lattice
         self.faces: dict[tuple[str, str], FaceInfo] = {}
         self.card_faces: dict[str, tuple[str, ...]] = {}
+        self._rings: dict[tuple[str, ...], int] = {}
         for t in tiles:
             self.card_faces[t.id] = tuple(f.name for f in t.faces)
             for f in t.faces:
@@ -123,9 +126,10 @@ class Catalogue:
         labels = tuple(face.edges)
         rotated = tuple(tuple(labels[self.lattice.edge_at(slot, r)] for slot in range(n))
                         for r in range(self.lattice.rotations))
+        ring = self._rings.setdefault(labels, len(self._rings))
         return FaceInfo(card, face.name, labels, tuple(segments), sites, edge_segment,
                         frozenset(f for s in face.segments for f in s.features), rotated,
-                        sites_near(tuple(segments), sites))
+                        sites_near(tuple(segments), sites), ring)
 
     def face(self, card: str, face: str) -> FaceInfo:
         return self.faces[(card, face)]
@@ -263,15 +267,15 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
-    that fit a pattern from one call to the next, by (card, face), then by pattern (for
-    this catalogue and matcher only: the same patterns come back turn after turn). A
-    group's cells are not to be changed.
+    that fit a pattern from one call to the next, by face (shared by faces alike), then by pattern
+    (for this catalogue and matcher only: the same patterns come back turn after turn).
+    A group's cells are not to be changed.
     """
     groups = frontier.groups().items()
     found = []
     for card in cards:
         for face in catalogue.card_faces[card]:
-            fits = _fits_kept(known, card, face)
+            fits = _fits_kept(known, catalogue, card, face)
             for need, cells in groups:
                 fit = fits.get(need)
                 if fit is None:
@@ -281,14 +285,21 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
     return found
 
 
-def _fits_kept(known: dict[Any, dict[Any, tuple[int, ...]]] | None, card: str, face: str
-               ) -> dict[Any, tuple[int, ...]]:
-    """The rotations of a face found to fit each pattern so far (see `placement_groups`)."""
-    fits = known.get((card, face)) if known is not None else None
+def _fits_kept(known: dict[Any, dict[Any, tuple[int, ...]]] | None, catalogue: Catalogue,
+               card: str, face: str) -> dict[Any, tuple[int, ...]]:
+    """The rotations of a face found to fit each pattern so far (see `placement_groups`).
+
+    Found by (card, face), and shared by every face of the same ring of edges
+    (`FaceInfo.ring`, kept under the ring's number): what fits depends on nothing else,
+    and a catalogue has many faces alike (one ruleset's 144 faces show 11 rings), so what
+    one face learnt serves the others, and the first games of a process find most of it
+    already known."""
+    if known is None:
+        return {}
+    fits = known.get((card, face))
     if fits is None:
-        fits = {}
-        if known is not None:
-            known[(card, face)] = fits
+        ring = catalogue.faces[(card, face)].ring
+        fits = known[(card, face)] = known.setdefault(ring, {})
     return fits
 
 
@@ -307,7 +318,7 @@ def fits_somewhere(catalogue: Catalogue, frontier: Frontier, card: str, match: M
     first of `placement_groups`, without a generator of groups made for it."""
     patterns = frontier.groups()
     for face in catalogue.card_faces[card]:
-        fits = _fits_kept(known, card, face)
+        fits = _fits_kept(known, catalogue, card, face)
         for need in patterns:
             fit = fits.get(need)
             if fit is None:
