@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from hypothesis import given, settings
@@ -25,6 +26,14 @@ from compiler.kernel.lattice import LATTICES, SquareLattice, TriangleLattice
 from compiler.kernel.tiles import Frontier, fits_labels, hop, placements, walk, walk_segments
 
 cells = st.tuples(st.integers(-50, 50), st.integers(-50, 50))
+
+
+@functools.cache
+def _deluxe() -> Rules:
+    """The Deluxe tiles, compiled once for every example of every property."""
+    from compiler.load import load_ruleset
+    from tests.conftest import DELUXE
+    return Rules(load_ruleset(DELUXE))
 
 
 @given(cells, st.integers(0, 2))
@@ -114,9 +123,7 @@ def _random_board(rules: Rules, seed: int, tiles: int) -> list[tuple]:
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 60))
 def test_incremental_closure_equals_recomputation(seed: int, tiles: int) -> None:
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    rules = _deluxe()
     game = rules.game
     areas = AreaMap()
     board: dict = {}
@@ -136,16 +143,12 @@ def test_incremental_closure_equals_recomputation(seed: int, tiles: int) -> None
             assert any(n.cell == cell for n in (areas.nodes[m] for m in areas.members[root]))
 
 
-_RULES: dict[str, Rules] = {}
-
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000))
 def test_frontier_agrees_with_the_board(seed: int) -> None:
     """Kept incrementally, the frontier equals one rebuilt from the board."""
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    rules = _deluxe()
     game = rules.game
     board: dict = {}
     frontier = Frontier()
@@ -160,9 +163,7 @@ def test_frontier_agrees_with_the_board(seed: int) -> None:
 @given(st.integers(0, 10_000), st.integers(1, 4))
 def test_walks_nest_inside_each_other(seed: int, steps: int) -> None:
     """reach ⊆ reach passing clouds ⊆ hops, from every space segment of a random board."""
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    rules = _deluxe()
     game = rules.game
     board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 30)}
     everywhere = frozenset(board)
@@ -183,9 +184,7 @@ def test_walks_nest_inside_each_other(seed: int, steps: int) -> None:
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000))
 def test_table_distance_is_symmetric(seed: int) -> None:
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    rules = _deluxe()
     game = rules.game
     board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 25)}
     far = {cell: hop(game.lattice, board, cell, None) for cell in board}
@@ -198,9 +197,7 @@ def test_table_distance_is_symmetric(seed: int) -> None:
 @given(st.integers(0, 10_000))
 def test_one_step_through_outer_space_is_seen_from_both_sides(seed: int) -> None:
     """Part B is one step from part A exactly when A is one step from B: sight is mutual."""
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    rules = _RULES.setdefault("r", Rules(load_ruleset(DELUXE)))
+    rules = _deluxe()
     game = rules.game
     board = {cell: (card, face, rot) for card, face, cell, rot in _random_board(rules, seed, 30)}
     everywhere = frozenset(board)
