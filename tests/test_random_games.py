@@ -9,6 +9,7 @@ independent computation from the final position.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -69,10 +70,10 @@ def assert_nothing_created_or_lost(st: Any, setup: dict[str, int], tiles: int, w
                                    ) -> None:
     """Every piece is in a supply or on the board, the 100 minerals are all somewhere, and
     every tile dealt is on the board, in a stack or set aside."""
+    on_board = Counter((q.owner, q.kind) for q in st.pieces.values())
     for p in range(st.players):
         for kind, total in setup.items():
-            on_board = sum(1 for q in st.pieces.values() if q.owner == p and q.kind == kind)
-            assert st.supply[p][kind] + on_board == total, (where, p, kind)
+            assert st.supply[p][kind] + on_board[(p, kind)] == total, (where, p, kind)
     minerals = st.pool.get("mineral", 0) + sum(d.get("mineral", 0) for d in st.player_res) \
         + sum(d.get("mineral", 0) for d in st.area_res.values())
     assert minerals == 100, where
@@ -88,7 +89,7 @@ def play_one(rules: Rules, seed: int) -> None:
     end_points = {p: 0 for p in range(4)}
     setup = rules.game.supply_table.rows[4]
     while not pos.finished:
-        move = rng.choice(pos.legal_moves())
+        move = rng.choice(pos.listed_moves())  # (legal_moves, index for index)
         history.add(pos, move)
         pos, ruling = pos.play(move)
         for c in ruling.consequences:
@@ -134,7 +135,7 @@ def test_random_games_of_the_variants_end_with_everything_accounted_for(ruleset:
                           [[c for c in reversed(s)] for s in pos.state.stacks], seed)
         ledger = {p: 0 for p in range(4)}
         while not pos.finished:
-            move = rng.choice(pos.legal_moves())
+            move = rng.choice(pos.listed_moves())  # (legal_moves, index for index)
             history.add(pos, move)
             pos, ruling = pos.play(move)
             for c in ruling.consequences:
