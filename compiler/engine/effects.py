@@ -999,6 +999,8 @@ def drain(env: Env) -> None:
 def run_pending(env: Env, step: str) -> None:
     """Run the triggered rules that waited for `step`, in the order they were queued."""
     st = env.state
+    if not st.turn.pending:  # (most steps: nothing waits for them)
+        return
     due = [p for p in st.turn.pending if p.step == step]
     if not due:
         return

@@ -323,7 +323,8 @@ def advance(env: Env) -> Listing | None:
         if st.turn.number - entered > STALLED_TURNS:
             raise RuleError(f"the game is stuck: {STALLED_TURNS} turns passed with nobody "
                             f"able to do anything legal, and the end of the game never came")
-        _drop_lost_grants(st)
+        if st.turn.grants:  # (most of the time nothing is granted: nothing can be lost)
+            _drop_lost_grants(st)
         if st.turn.groups and simultaneous.settle_groups(env):
             continue  # the last of the choices made together: what follows them ran
         offers = offered(game, st)
@@ -349,7 +350,7 @@ def advance(env: Env) -> Listing | None:
         if st.turn.groups:  # choices granted together lapsed: what follows them runs first
             st.turn = st.turn.but(grants=())
             continue
-        if must_act(game, st):
+        if env.trace is not None and must_act(game, st):  # (said only while recorded)
             step = game.steps[st.turn.step]
             note(env, "skipped", step.rule,
                  f"{game.seat_name(st.turn.principal)} can do nothing legal in step "
