@@ -392,7 +392,9 @@ def end_step(env: Env) -> None:
         st.turn = st.turn.but(grants=(), taken=0, queue=())
         env.me = st.turn.active
         simultaneous.show(env, step.rule)
-    _moment(env, "end", "step", step.id)
+    due = game.at_moment.get(("end", "step", step.id))  # (_moment, without its call: most
+    if due:                                               # steps set nothing off)
+        _run_moment(env, due)
     st = env.state
     changes: dict[str, Any] = {"grants": (), "taken": 0}
     if st.turn.queue:  # a step each player took: the active player is "me" again
@@ -409,10 +411,13 @@ def end_step(env: Env) -> None:
 
 
 def enter_step(env: Env) -> None:
-    step = env.game.steps[env.state.turn.step]
+    game = env.game
+    step = game.steps[env.state.turn.step]
     if step.who == "each":
         env.me = env.state.turn.active
-    _moment(env, "start", "step", step.id)
+    due = game.at_moment.get(("start", "step", step.id))  # (as in end_step)
+    if due:
+        _run_moment(env, due)
     if step.who == "each":
         _enter_each(env, step)
     else:
@@ -635,6 +640,13 @@ def end_game(env: Env) -> None:
 
 def _moment(env: Env, moment: str, target: str, step: str | None) -> None:
     which = step if target in ("step", "round") else None
-    for trig in env.game.at_moment.get((moment, target, which), ()):
+    due = env.game.at_moment.get((moment, target, which))
+    if due:
+        _run_moment(env, due)
+
+
+def _run_moment(env: Env, due: Iterable[Any]) -> None:
+    """Run the rules set off by a moment of the turn (`game.at_moment`), in order."""
+    for trig in due:
         run_trigger(env, trig, {})
         drain(env)
