@@ -474,10 +474,11 @@ class Position:
         # source's check would pass (the check of its rules waits for the ruling).
         listed = self._listing.source(action.id, move.args) if self._listing else None
         for src, fixed in offers:
-            values = dict(move.values)
-            if any(k in values and values[k] != v for k, v in fixed.items()):
-                continue
-            values.update(fixed)
+            values = dict(move.args)  # (move.values, without a dict made to be copied)
+            if fixed:  # (most offers fix nothing)
+                if any(k in values and values[k] != v for k, v in fixed.items()):
+                    continue
+                values.update(fixed)
             if src == listed:
                 return self._perform(item, action, src, values, move.chance, sampler, None,
                                      record)
