@@ -51,7 +51,11 @@ def note(env: Env, what: str, rule: str | None, text: str, *, also: tuple[str, .
     if env.trace:
         found += [r for r in env.trace if r not in found]
         env.trace.clear()
-    env.log.append(Consequence(what, rule, text, data, [r for r in found if r != rule]))
+    said = Consequence(what, rule, text, data, [r for r in found if r != rule])
+    if env.log:
+        env.log.append(said)  # type: ignore[union-attr]
+    else:  # the first: the list is made now (see `Env.log`)
+        env.log = [said]
 
 
 # Statements that change nothing themselves (what they run may: each statement of their
@@ -95,7 +99,8 @@ class StmtCompiler:
                 if env.trace and len(env.log) == shown:
                     # Definitions took effect but nothing followed (an exemption
                     # spared a piece): they still decided the move.
-                    env.decided += [r for r in env.trace if r not in env.decided]
+                    env.decided = [*env.decided,  # (replaced: see `Env.decided`)
+                                   *(r for r in env.trace if r not in env.decided)]
                     env.trace.clear()
 
         def run(env: Env) -> None:

@@ -14,7 +14,8 @@ None (false in a condition).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine import chance, zone_play
@@ -53,6 +54,9 @@ def call_scoped(env: Env, body: Callable[[Env], Any], params: list[str] | tuple[
         env.vars = saved
 
 
+_NO_ORIGINS: Mapping[str, Any] = MappingProxyType({})  # (see `Env.origins`)
+
+
 class Env:
     """What an expression can see: the state, the active player, bound names."""
 
@@ -66,10 +70,13 @@ class Env:
         self.state = state
         self.me = state.turn.actor if me is None else me
         self.vars: dict[str, Any] = vars if vars is not None else {}
-        self.log: list[Any] = []
+        # The consequences noted while a move is recorded (effects.note makes the list:
+        # an empty tuple until then, as most environments note nothing).
+        self.log: list[Any] | tuple[()] = ()
         self.events: list[tuple[str, dict[str, Any]]] = []
         self.action: str | None = None
-        self.chance: list[str] = []      # outcomes supplied with the move, not yet used
+        # Outcomes supplied with the move, not yet used (replaced by a list when given).
+        self.chance: list[str] | tuple[()] = ()
         self.drawn: list[str] = []       # outcomes used, in order (they go into the record)
         self.sampler: Any = None         # a random.Random when the engine may decide chance
         # Results of costly pure functions, kept only while nothing can change the
@@ -85,7 +92,8 @@ class Env:
         self.trace: list[str] | None = None
         # Rules of definitions that took effect in a statement that showed nothing
         # (a piece an exemption kept in place): they decided the move all the same.
-        self.decided: list[str] = []
+        # Replaced, never extended in place (so the empty tuple it starts as is shared).
+        self.decided: list[str] | tuple[()] = ()
         # How many of `drawn` are the move's own: once the turn is over (the end of a
         # round, the next turn) chance is the table's, and a record writes its
         # outcomes as a decision of their own after the move (`! deck:…`). None while
@@ -101,7 +109,8 @@ class Env:
         # While a move is judged: for each parameter of the effect running now, the
         # expression its caller passed, with the caller's variables and origins, so that
         # an amount passed down ("give n points") can be read as the caller wrote it.
-        self.origins: dict[str, tuple[Any, dict[str, Any], dict[str, Any]]] = {}
+        # Replaced, never changed in place: all start with the same empty one.
+        self.origins: Mapping[str, tuple[Any, dict[str, Any], Mapping[str, Any]]] = _NO_ORIGINS
 
     def outcome(self, choices: list[str], weights: list[int] | None, what: str) -> str:
         """The next chance outcome: the one supplied with the move, else a sampled one.

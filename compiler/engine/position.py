@@ -613,7 +613,8 @@ class Position:
         game = self.game
         st = self.state.clone()
         env = Env(game, st)
-        env.chance = list(chance)
+        if chance:  # (an Env starts with none)
+            env.chance = list(chance)
         env.sampler = sampler
         record = record or st.view is not None
         held: dict[str, None] | None = None
@@ -657,7 +658,7 @@ class Position:
                          action=action, source=source, values=values, checked=checked,
                          chance=tuple(env.drawn), table_chance=tuple(env.table_drawn()),
                          recorded=None if held is None else Recorded(
-                             held, env.log, [*env.decided, *(env.trace or ())],
+                             held, env.log or [], [*env.decided, *(env.trace or ())],
                              env.guessed_at))
 
 
