@@ -396,14 +396,16 @@ def end_step(env: Env) -> None:
     if due:                                               # steps set nothing off)
         _run_moment(env, due)
     st = env.state
-    changes: dict[str, Any] = {"grants": (), "taken": 0}
-    if st.turn.queue:  # a step each player took: the active player is "me" again
-        changes["queue"] = ()
-        env.me = st.turn.active
-    following = st.turn.step + 1 < len(game.steps)
-    if following:
-        changes["step"] = st.turn.step + 1
-    st.turn = st.turn.but(**changes)  # one new turn, not one per change
+    turn = st.turn
+    following = turn.step + 1 < len(game.steps)
+    if following or turn.grants or turn.taken or turn.queue:  # (else nothing changes)
+        changes: dict[str, Any] = {"grants": (), "taken": 0}
+        if turn.queue:  # a step each player took: the active player is "me" again
+            changes["queue"] = ()
+            env.me = turn.active
+        if following:
+            changes["step"] = turn.step + 1
+        st.turn = turn.but(**changes)  # one new turn, not one per change
     if following:
         enter_step(env)
     else:
