@@ -397,18 +397,16 @@ def end_step(env: Env) -> None:
         _run_moment(env, due)
     st = env.state
     turn = st.turn
-    following = turn.step + 1 < len(game.steps)
-    if following or turn.grants or turn.taken or turn.queue:  # (else nothing changes)
-        changes: dict[str, Any] = {"grants": (), "taken": 0}
-        if turn.queue:  # a step each player took: the active player is "me" again
-            changes["queue"] = ()
-            env.me = turn.active
-        if following:
-            changes["step"] = turn.step + 1
-        st.turn = turn.but(**changes)  # one new turn, not one per change
-    if following:
+    if turn.queue:  # a step each player took: the active player is "me" again
+        env.me = turn.active
+    # One new turn, not one per change (none when nothing changes: the next turn is made
+    # whole after the last step).
+    if turn.step + 1 < len(game.steps):
+        st.turn = turn.but(grants=(), taken=0, queue=(), step=turn.step + 1)
         enter_step(env)
     else:
+        if turn.grants or turn.taken or turn.queue:
+            st.turn = turn.but(grants=(), taken=0, queue=())
         end_turn(env)
 
 
