@@ -972,26 +972,44 @@ class ExprCompiler:
             return kind in game.catalogue.faces[(card, face)].features
 
         if t == "tile":
-            if is_piece:
-                holding_key = (_CELLS_HOLDING, kind)
+            if not is_piece:
+                faces = game.catalogue.faces
 
-                def tile_has_piece(env: Env) -> bool:
-                    cell = f(env)
-                    memo = env.memo
-                    if memo is None:
-                        return tile_has(env, cell)
-                    holding = memo.get(holding_key)  # `cells_holding`, kept
-                    if holding is None:
-                        holding = cells_holding(env, kind)
-                    return cell in holding
-                return tile_has_piece
-            return lambda env: tile_has(env, f(env))
+                def tile_has_feature(env: Env) -> bool:
+                    # `tile_has` for a feature, without its call: asked of site after site
+                    laid = env.state.board.get(f(env))
+                    return laid is not None and kind in faces[(laid[0], laid[1])].features
+                return tile_has_feature
+            holding_key = (_CELLS_HOLDING, kind)
+
+            def tile_has_piece(env: Env) -> bool:
+                cell = f(env)
+                memo = env.memo
+                if memo is None:
+                    return tile_has(env, cell)
+                holding = memo.get(holding_key)  # `cells_holding`, kept
+                if holding is None:
+                    holding = cells_holding(env, kind)
+                return cell in holding
+            return tile_has_piece
         if t == "set:tile":
             # `neighbours(t) has K`: a builtin of bound names, which cites nothing and rolls
             # nothing, need not be worked out when no piece of kind K stands anywhere.
             v = node.value
             quiet = isinstance(v, n.Call) and not v.defined and not v.ability and \
                 v.func != "die" and all(isinstance(a, n.Name) and a.ref == "var" for a in v.args)
+
+            if not is_piece:
+                faces = game.catalogue.faces
+
+                def some_tile_has_feature(env: Env) -> bool:
+                    board = env.state.board
+                    for c in f(env):
+                        laid = board.get(c)
+                        if laid is not None and kind in faces[(laid[0], laid[1])].features:
+                            return True
+                    return False
+                return some_tile_has_feature
 
             def some_tile_has(env: Env) -> bool:
                 if is_piece and env.memo is not None:  # one set asked for every tile
