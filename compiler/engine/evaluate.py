@@ -240,9 +240,9 @@ def cells_holding(env: Env, kind: str) -> frozenset[Any]:
     """The cells where a piece that counts as `kind` stands, worked out once per memo:
     `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
     def holding(env: Env) -> frozenset[Any]:
-        game, board = env.game, env.state.board
-        return frozenset(p.cell for p in env.state.pieces.values()
-                         if p.cell in board and game.is_a(p.kind, kind))
+        board, kinds = env.state.board, env.game.piece_is  # `Game.is_a`, without its call
+        return frozenset([p.cell for p in env.state.pieces.values()
+                          if p.cell in board and kind in kinds.get(p.kind, (p.kind,))])
     return kept(env, (_CELLS_HOLDING, kind), holding)  # type: ignore[no-any-return]
 
 
@@ -257,8 +257,9 @@ def areas_holding(env: Env, kind: str) -> frozenset[Any] | None:
     def holding(env: Env) -> frozenset[Any] | bool:
         game, st = env.game, env.state
         try:
-            return frozenset(game.site_area(st, (p.cell, p.site)) for p in st.pieces.values()
-                             if game.is_a(p.kind, kind))
+            kinds = game.piece_is  # `Game.is_a`, without its call
+            return frozenset([game.site_area(st, (p.cell, p.site)) for p in st.pieces.values()
+                              if kind in kinds.get(p.kind, (p.kind,))])
         except KeyError:
             return False
     found = kept(env, (_AREAS_HOLDING, kind), holding)
@@ -506,6 +507,19 @@ class ExprCompiler:
 
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
+                counted = None
+                if kind is not None:
+                    counted = counts_as.get(kind)
+                    if counted is None:
+                        counted = counts_as[kind] = frozenset(
+                            [kind, *(k for k in game.kinds if game.is_a(k, kind))])
+                if within is None and owner is not None:
+                    # `K of p`: one pass over the pieces (say, a player's pawns)
+                    o = owner(env)
+                    if counted is None:
+                        return tuple([p.id for p in st.pieces.values() if p.owner == o])
+                    return tuple([p.id for p in st.pieces.values()
+                                  if p.kind in counted and p.owner == o])
                 if within_type == "tile" and env.memo is not None:
                     # The pieces on one tile (the index, in the same order), then the rest.
                     o = owner(env) if owner is not None else None
@@ -516,7 +530,7 @@ class ExprCompiler:
                     if not here:
                         return ()
                     return tuple([p.id for p in here
-                                  if (kind is None or game.is_a(p.kind, kind))
+                                  if (counted is None or p.kind in counted)
                                   and (owner is None or p.owner == o)])
                 if within_type == "area" and env.memo is not None:
                     # The pieces in one area (an index kept per memo, in the same order).
@@ -527,15 +541,11 @@ class ExprCompiler:
                         if not here:
                             return ()
                         return tuple([p.id for p in here
-                                      if (kind is None or game.is_a(p.kind, kind))
+                                      if (counted is None or p.kind in counted)
                                       and (owner is None or p.owner == o)])
-                if kind is None:
+                if counted is None:
                     ps = list(st.pieces.values())
                 else:
-                    counted = counts_as.get(kind)
-                    if counted is None:
-                        counted = counts_as[kind] = frozenset(
-                            [kind, *(k for k in game.kinds if game.is_a(k, kind))])
                     ps = [p for p in st.pieces.values() if p.kind in counted]
                 if owner is not None:
                     o = owner(env)
