@@ -1086,6 +1086,17 @@ class ExprCompiler:
             if game.category(name) in ("resource", "family"):
                 members = game.families.get(name, (name,))
 
+                if len(members) == 1:  # one resource, not a family: no sum to make
+                    def area_resource(env: Env) -> int:
+                        a = obj(env)
+                        if a is None:
+                            return 0
+                        st = env.state
+                        areas = st.areas
+                        held = st.area_res.get(a if areas.parent[a] == a else areas.find(a))
+                        return 0 if held is None else held.get(name, 0)
+                    return area_resource
+
                 def area_amount(env: Env) -> int:
                     a = obj(env)
                     if a is None:
@@ -1094,17 +1105,24 @@ class ExprCompiler:
                     held = st.area_res.get(st.areas.find(a), {})
                     return sum(held.get(r, 0) for r in members)
                 return area_amount
+            defaults: dict[str, Any] = {}  # by the area's kind (`Game.attribute_default`)
 
             def area_attr(env: Env) -> Any:
                 a = obj(env)
                 if a is None:
                     return None
                 st = env.state
-                root = st.areas.find(a)
+                areas = st.areas
+                root = a if areas.parent[a] == a else areas.find(a)  # (most are roots)
                 attrs = st.area_attrs.get(root)
                 if attrs is not None and name in attrs:
                     return attrs[name]
-                return game.attribute_default(st.areas.kind(root), name)
+                kind = areas.nodes[root].kind  # `AreaMap.kind`, without its call
+                try:
+                    return defaults[kind]
+                except KeyError:
+                    found = defaults[kind] = game.attribute_default(kind, name)
+                    return found
             return area_attr
         if t == "game":
             return lambda env: game.turn_rules.read(env, name)
