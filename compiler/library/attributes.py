@@ -112,6 +112,24 @@ class PieceArea(_PieceAttribute):
     def read(self, cx: ExprCompiler, pid: int, p: Piece, env: Env) -> Any:
         return cx.game.site_area(env.state, (p.cell, p.site))
 
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        faces = cx.game.catalogue.faces
+
+        def piece_area(env: Env) -> Any:
+            # `piece_attr` and `read` in one (`Game.site_area` written out): a requirement
+            # asks it of each of a player's pieces
+            pid = obj(env)
+            st = env.state
+            p = st.pieces.get(pid)
+            if p is None:
+                p = st.gone.get(pid)
+                if p is None:
+                    return None
+            cell = p.cell
+            card, face, _ = st.board[cell]
+            return st.areas.area_of(cell, faces[(card, face)].sites[p.site].segment)
+        return piece_area
+
     def english(self, en: English, node: n.Attr, x: str) -> str:
         return f"the area of {x}"
 
@@ -129,6 +147,25 @@ class _Stacked(_PieceAttribute):
         if pid not in stack:
             return self.missing
         return self.at(stack, stack.index(pid))
+
+    def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
+        at, missing = self.at, self.missing
+
+        def stacked(env: Env) -> Any:
+            # `piece_attr` and `read` in one (`State.stack_of` written out): a requirement
+            # asks it of each of a player's pieces
+            pid = obj(env)
+            st = env.state
+            p = st.pieces.get(pid)
+            if p is None:
+                p = st.gone.get(pid)
+                if p is None:
+                    return None
+            stack = st.stacks_at.get((p.cell, p.site), ())
+            if pid not in stack:
+                return missing
+            return at(stack, stack.index(pid))
+        return stacked
 
 
 @register_attribute
@@ -243,8 +280,17 @@ class SiteArea(KernelAttribute):
     example = "count(sites where it.area is lake)"
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        game = cx.game
-        return lambda env: None if (s := obj(env)) is None else game.site_area(env.state, s)
+        faces = cx.game.catalogue.faces
+
+        def site_area(env: Env) -> Any:
+            s = obj(env)
+            if s is None:
+                return None
+            st = env.state  # `Game.site_area` written out: asked of site after site
+            cell = s[0]
+            card, face, _ = st.board[cell]
+            return st.areas.area_of(cell, faces[(card, face)].sites[s[1]].segment)
+        return site_area
 
     def english(self, en: English, node: n.Attr, x: str) -> str:
         return f"the area of {x}"
@@ -305,7 +351,16 @@ class Closed(KernelAttribute):
     example = "count(lake where it.closed)"
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
+        def closed(env: Env) -> bool:
+            a = obj(env)
+            if a is None:
+                return False
+            areas = env.state.areas  # `AreaMap.closed`, without its call
+            left = areas.open.get(a)  # (only roots count open edges: usually asked of a root)
+            if left is None:
+                left = areas.open[areas.find(a)]
+            return left == 0
+        return closed
 
     def english(self, en: English, node: n.Attr, x: str) -> str:
         from compiler.ir.english import agree
