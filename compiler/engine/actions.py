@@ -89,6 +89,9 @@ class CompiledAction:
     listing_forbids: dict[str, list[CompiledForbid]] = field(default_factory=dict)
     # ... and whether any of them names the piece arriving (`forbid K p entering s`)
     piece_read: dict[str, bool] = field(default_factory=dict)
+    # ... and the one name they all bind (the site's), when none names the piece: a
+    # listing binds it once for them all
+    listing_site: dict[str, str | None] = field(default_factory=dict)
     # For each parameter, an attribute gate or None (see `_attr_gate`).
     gates: list[tuple[str, Fn] | None] = field(default_factory=list)
 
@@ -339,6 +342,16 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                 and (not f.actions or action.id in f.actions)]
             action.listing_forbids[kind] = list(concern)
             action.piece_read[kind] = any(f.decl.piece_var for f in concern)
+            names = {f.site_var for f in concern}
+            action.listing_site[kind] = names.pop() if len(names) == 1 and \
+                not action.piece_read[kind] else None
+        if first_only and concern and action.listing_site[kind] is not None:
+            refusal = _refused(env, action.listing_forbids[kind], action.listing_site[kind],
+                               site)
+            if refusal is not None:
+                out.append(refusal)
+                return out
+            continue
         if arrival.piece is None and (action.piece_read[kind] or not first_only):
             # The piece to come, for the prohibitions that name it (and for a check's
             # reasons); listing asks the others without it.
@@ -372,10 +385,7 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                     else:
                         vars[site_var] = site_was
                 if hit and first_only:
-                    if at:  # the prohibition that refuses most is soon the first asked
-                        concern.insert(0, concern.pop(at))
-                    out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
-                                         node=f.decl))
+                    out.append(_refusal(concern, at, f, f_err))
                     return out
                 if hit:
                     why = None if f_err else _explained(lambda f=f, pid=pid, kind=kind: _why_forbidden(
@@ -387,6 +397,37 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
             if phantom is not None:
                 st.gone.pop(phantom, None)
     return out
+
+
+def _refused(env: Env, concern: list[CompiledForbid], name: str, site: Any
+             ) -> Violation | None:
+    """The first of a listing's prohibitions that refuses a piece arriving at `site`, each
+    binding the site to the same `name` and nothing else (bound once for them all): the one
+    that refused is asked first next time (see `CompiledAction.listing_forbids`)."""
+    vars = env.vars
+    was = vars.get(name, UNBOUND)
+    vars[name] = site
+    try:
+        for at, f in enumerate(concern):
+            try:
+                if not f.cond(env):
+                    continue
+                err = None
+            except RuleError as e:
+                err = str(e)
+            return _refusal(concern, at, f, err)
+    finally:
+        restore_var(vars, name, was)
+    return None
+
+
+def _refusal(concern: list[CompiledForbid], at: int, f: CompiledForbid, err: str | None
+             ) -> Violation:
+    """The refusal by `f`, the `at`-th of a listing's prohibitions, which is then asked
+    first: the prohibition that refuses most is soon the first asked."""
+    if at:
+        concern.insert(0, concern.pop(at))
+    return Violation(f.rule, "forbidden", f.decl.message or "", err, node=f.decl)
 
 
 def _why_forbidden(game: Game, env: Env, f: CompiledForbid, site: Any, pid: int, kind: str,
@@ -484,7 +525,7 @@ def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
 def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
           ) -> Iterator[tuple[Key]]:
     if i == len(action.params):
-        if not forbidden(game, env, action, first_only=True):
+        if not action.arrivals or not forbidden(game, env, action, first_only=True):
             yield (_key(action, env.vars),)
         return
     param = action.params[i]
@@ -511,7 +552,7 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
             continue
         if not last:
             yield from _walk(game, env, action, i + 1, fixed)
-        elif not forbidden(game, env, action, first_only=True):
+        elif not action.arrivals or not forbidden(game, env, action, first_only=True):
             yield (_key(action, env.vars),)
     env.vars.pop(param.name, None)
 
