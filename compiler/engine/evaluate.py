@@ -236,30 +236,37 @@ def _pieces_by_area(env: Env) -> dict[Any, list[Any]] | bool:
     return index
 
 
-def cells_holding(env: Env, kind: str) -> frozenset[Any]:
-    """The cells where a piece that counts as `kind` stands, worked out once per memo:
-    `t has K` asked of every tile (a filter over the board) becomes a set lookup."""
+def counting_as(game: Game, kind: str) -> frozenset[str]:
+    """The piece kinds that count as `kind` (itself, and those that `count as` it): whether
+    a piece counts as `kind` (`Game.is_a`) is then a set lookup, not a call, for piece
+    after piece. (The table of kinds is complete before any expression is compiled.)"""
+    return frozenset([kind, *(k for k, chain in game.piece_is.items() if kind in chain)])
+
+
+def cells_holding(env: Env, kind: str, counted: frozenset[str]) -> frozenset[Any]:
+    """The cells where a piece that counts as `kind` (one of `counted`, see `counting_as`)
+    stands, worked out once per memo: `t has K` asked of every tile (a filter over the
+    board) becomes a set lookup."""
     def holding(env: Env) -> frozenset[Any]:
-        board, kinds = env.state.board, env.game.piece_is  # `Game.is_a`, without its call
+        board = env.state.board
         return frozenset([p.cell for p in env.state.pieces.values()
-                          if p.cell in board and kind in kinds.get(p.kind, (p.kind,))])
+                          if p.kind in counted and p.cell in board])
     return kept(env, (_CELLS_HOLDING, kind), holding)  # type: ignore[no-any-return]
 
 
 _CELLS_HOLDING = object()
 
 
-def areas_holding(env: Env, kind: str) -> frozenset[Any] | None:
-    """The areas where a piece that counts as `kind` stands, worked out once per memo (one
-    pass over the pieces, as one question `a has K` makes): `a has K` asked of area after
-    area becomes a set lookup. None if such a piece stands where no area is (then each
-    question looks at the pieces itself)."""
+def areas_holding(env: Env, kind: str, counted: frozenset[str]) -> frozenset[Any] | None:
+    """The areas where a piece that counts as `kind` (one of `counted`, see `counting_as`)
+    stands, worked out once per memo (one pass over the pieces, as one question `a has K`
+    makes): `a has K` asked of area after area becomes a set lookup. None if such a piece
+    stands where no area is (then each question looks at the pieces itself)."""
     def holding(env: Env) -> frozenset[Any] | bool:
         game, st = env.game, env.state
         try:
-            kinds = game.piece_is  # `Game.is_a`, without its call
             return frozenset([game.site_area(st, (p.cell, p.site)) for p in st.pieces.values()
-                              if kind in kinds.get(p.kind, (p.kind,))])
+                              if p.kind in counted])
         except KeyError:
             return False
     found = kept(env, (_AREAS_HOLDING, kind), holding)
@@ -501,18 +508,10 @@ class ExprCompiler:
                          within_type: str | None, owner: Fn | None) -> Fn:
         game = self.game
         if category == "piece" or (category == "" and kind is None):
-            # The piece kinds that count as `kind` (itself, and those that `count as` it),
-            # found at the first use: a set lookup per piece, not a call.
-            counts_as: dict[str, frozenset[str]] = {}
+            counted = None if kind is None else counting_as(game, kind)
 
             def pieces(env: Env) -> tuple[int, ...]:
                 st = env.state
-                counted = None
-                if kind is not None:
-                    counted = counts_as.get(kind)
-                    if counted is None:
-                        counted = counts_as[kind] = frozenset(
-                            [kind, *(k for k in game.kinds if game.is_a(k, kind))])
                 if within is None and owner is not None:
                     # `K of p`: one pass over the pieces (say, a player's pawns)
                     o = owner(env)
@@ -943,13 +942,14 @@ class ExprCompiler:
                 p = f(env)
                 return p is not None and game.seat_id(p) == kind
         elif t == "piece":
+            counted = counting_as(game, kind)
+
             def test(env: Env) -> bool:
                 p = f(env)
                 if p is None:
                     return False
                 st = env.state  # `State.piece`, without its call: asked of piece after piece
-                piece = st.pieces.get(p) or st.gone[p]
-                return game.is_a(piece.kind, kind)
+                return (st.pieces.get(p) or st.gone[p]).kind in counted
         elif t == "site":
             test = self._site_kind_in(f, frozenset((kind,)))
         else:
@@ -969,6 +969,7 @@ class ExprCompiler:
             from compiler.engine.cards import compile_has
             return compile_has(self, node)
         is_piece = game.category(kind) == "piece"
+        counted = counting_as(game, kind)
 
         def tile_has(env: Env, cell: Any) -> bool:
             st = env.state
@@ -976,8 +977,8 @@ class ExprCompiler:
                 return False
             if is_piece:
                 if env.memo is not None:
-                    return cell in cells_holding(env, kind)
-                return any(game.is_a(p.kind, kind) for p in pieces_at(env, cell))
+                    return cell in cells_holding(env, kind, counted)
+                return any(p.kind in counted for p in pieces_at(env, cell))
             card, face, _ = st.board[cell]
             return kind in game.catalogue.faces[(card, face)].features
 
@@ -999,7 +1000,7 @@ class ExprCompiler:
                     return tile_has(env, cell)
                 holding = memo.get(holding_key)  # `cells_holding`, kept
                 if holding is None:
-                    holding = cells_holding(env, kind)
+                    holding = cells_holding(env, kind, counted)
                 return cell in holding
             return tile_has_piece
         if t == "set:tile":
@@ -1023,7 +1024,7 @@ class ExprCompiler:
 
             def some_tile_has(env: Env) -> bool:
                 if is_piece and env.memo is not None:  # one set asked for every tile
-                    holding = cells_holding(env, kind)
+                    holding = cells_holding(env, kind, counted)
                     if not holding and quiet:
                         return False
                     return any(c in holding for c in f(env))
@@ -1040,10 +1041,10 @@ class ExprCompiler:
                 st = env.state
                 if is_piece:
                     if env.memo is not None:
-                        held = areas_holding(env, kind)
+                        held = areas_holding(env, kind, counted)
                         if held is not None:
                             return a in held
-                    return any(game.is_a(p.kind, kind) and game.site_area(st, (p.cell, p.site)) == a
+                    return any(p.kind in counted and game.site_area(st, (p.cell, p.site)) == a
                                for p in st.pieces.values())
                 return st.areas.features[st.areas.find(a)].get(kind, 0) > 0
             return area_has
@@ -1054,7 +1055,7 @@ class ExprCompiler:
                 return False
             st = env.state
             if is_piece:
-                return any(game.is_a(st.piece(p).kind, kind) for p in st.stack_of(s))
+                return any(st.piece(p).kind in counted for p in st.stack_of(s))
             info = game.site_info(st, s)
             card, face, _ = st.board[s[0]]
             return kind in game.catalogue.faces[(card, face)].segments[info.segment].features
