@@ -334,24 +334,7 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
         else:
             kind = arrival.kind or ""
             pid, phantom = -1, None
-        concern = action.forbids_by_kind.get(kind)
-        if concern is None:
-            concern = action.forbids_by_kind[kind] = [
-                f for f in game.forbids
-                if (f.decl.kind == "piece" or game.is_a(kind, f.decl.kind))
-                and (not f.actions or action.id in f.actions)]
-            action.listing_forbids[kind] = list(concern)
-            action.piece_read[kind] = any(f.decl.piece_var for f in concern)
-            names = {f.site_var for f in concern}
-            action.listing_site[kind] = names.pop() if len(names) == 1 and \
-                not action.piece_read[kind] else None
-        if first_only and concern and action.listing_site[kind] is not None:
-            refusal = _refused(env, action.listing_forbids[kind], action.listing_site[kind],
-                               site)
-            if refusal is not None:
-                out.append(refusal)
-                return out
-            continue
+        concern = _concern(game, action, kind)
         if arrival.piece is None and (action.piece_read[kind] or not first_only):
             # The piece to come, for the prohibitions that name it (and for a check's
             # reasons); listing asks the others without it.
@@ -385,7 +368,9 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
                     else:
                         vars[site_var] = site_was
                 if hit and first_only:
-                    out.append(_refusal(concern, at, f, f_err))
+                    _to_front(concern, at)
+                    out.append(Violation(f.rule, "forbidden", f.decl.message or "", f_err,
+                                         node=f.decl))
                     return out
                 if hit:
                     why = None if f_err else _explained(lambda f=f, pid=pid, kind=kind: _why_forbidden(
@@ -399,11 +384,55 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
     return out
 
 
-def _refused(env: Env, concern: list[CompiledForbid], name: str, site: Any
-             ) -> Violation | None:
-    """The first of a listing's prohibitions that refuses a piece arriving at `site`, each
-    binding the site to the same `name` and nothing else (bound once for them all): the one
-    that refused is asked first next time (see `CompiledAction.listing_forbids`)."""
+def _concern(game: Game, action: CompiledAction, kind: str) -> list[CompiledForbid]:
+    """The prohibitions that may concern a piece of `kind` the action brings, in their
+    declared order (worked out at the first arrival of that kind, with what listing keeps
+    of them: `listing_forbids`, `piece_read`, `listing_site`)."""
+    concern = action.forbids_by_kind.get(kind)
+    if concern is None:
+        concern = action.forbids_by_kind[kind] = [
+            f for f in game.forbids
+            if (f.decl.kind == "piece" or game.is_a(kind, f.decl.kind))
+            and (not f.actions or action.id in f.actions)]
+        action.listing_forbids[kind] = list(concern)
+        action.piece_read[kind] = any(f.decl.piece_var for f in concern)
+        names = {f.site_var for f in concern}
+        action.listing_site[kind] = names.pop() if len(names) == 1 and \
+            not action.piece_read[kind] else None
+    return concern
+
+
+def refused(game: Game, env: Env, action: CompiledAction) -> bool:
+    """Whether some prohibition refuses the candidate bound in `env`, for listing: a yes or
+    no, so the first prohibition that holds ends it and no violation is made for it
+    (`forbidden` with `first_only` says which, for whoever asks)."""
+    st = env.state
+    for arrival in action.arrivals:
+        if arrival.when is not None and not arrival.when(env):
+            continue
+        site = arrival.site(env)
+        if site is None:
+            continue
+        if arrival.piece is not None:
+            pid = arrival.piece(env)
+            if pid not in st.pieces:
+                continue
+            kind = st.pieces[pid].kind
+        else:
+            kind = arrival.kind or ""
+        if not _concern(game, action, kind):
+            continue
+        name = action.listing_site[kind]
+        if name is None:  # prohibitions that name the piece arriving, or several names
+            return bool(forbidden(game, env, action, first_only=True))
+        if _refused(env, action.listing_forbids[kind], name, site):
+            return True
+    return False
+
+
+def _refused(env: Env, concern: list[CompiledForbid], name: str, site: Any) -> bool:
+    """Whether one of a listing's prohibitions refuses a piece arriving at `site`, each
+    binding the site to the same `name` and nothing else (bound once for them all)."""
     vars = env.vars
     was = vars.get(name, UNBOUND)
     vars[name] = site
@@ -412,22 +441,20 @@ def _refused(env: Env, concern: list[CompiledForbid], name: str, site: Any
             try:
                 if not f.cond(env):
                     continue
-                err = None
-            except RuleError as e:
-                err = str(e)
-            return _refusal(concern, at, f, err)
+            except RuleError:
+                pass  # a prohibition that cannot be read refuses
+            _to_front(concern, at)
+            return True
     finally:
         restore_var(vars, name, was)
-    return None
+    return False
 
 
-def _refusal(concern: list[CompiledForbid], at: int, f: CompiledForbid, err: str | None
-             ) -> Violation:
-    """The refusal by `f`, the `at`-th of a listing's prohibitions, which is then asked
-    first: the prohibition that refuses most is soon the first asked."""
+def _to_front(concern: list[CompiledForbid], at: int) -> None:
+    """The listing's prohibition that just refused is asked first from now on: the one
+    that refuses most is soon the first asked (see `CompiledAction.listing_forbids`)."""
     if at:
         concern.insert(0, concern.pop(at))
-    return Violation(f.rule, "forbidden", f.decl.message or "", err, node=f.decl)
 
 
 def _why_forbidden(game: Game, env: Env, f: CompiledForbid, site: Any, pid: int, kind: str,
@@ -525,7 +552,7 @@ def _values(env: Env, param: Param, fixed: dict[str, Any]) -> Any:
 def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str, Any]
           ) -> Iterator[tuple[Key]]:
     if i == len(action.params):
-        if not action.arrivals or not forbidden(game, env, action, first_only=True):
+        if not action.arrivals or not refused(game, env, action):
             yield (_key(action, env.vars),)
         return
     param = action.params[i]
@@ -552,7 +579,7 @@ def _walk(game: Game, env: Env, action: CompiledAction, i: int, fixed: dict[str,
             continue
         if not last:
             yield from _walk(game, env, action, i + 1, fixed)
-        elif not action.arrivals or not forbidden(game, env, action, first_only=True):
+        elif not action.arrivals or not refused(game, env, action):
             yield (_key(action, env.vars),)
     env.vars.pop(param.name, None)
 
@@ -582,7 +609,7 @@ def _placement_candidates(game: Game, env: Env, action: CompiledAction
             ok = all(r.cond(env) for r in requires)
         except RuleError:
             ok = False
-        if ok and not forbidden(game, env, action, first_only=True):
+        if ok and not refused(game, env, action):
             yield (_key(action, env.vars),)
 
 
