@@ -321,19 +321,11 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
     st = env.state
     out: list[Violation] = []
     for arrival in action.arrivals:
-        if arrival.when is not None and not arrival.when(env):
+        arriving = _arriving(env, arrival)
+        if arriving is None:
             continue
-        site = arrival.site(env)
-        if site is None:
-            continue
-        if arrival.piece is not None:
-            pid = arrival.piece(env)
-            if pid not in st.pieces:
-                continue
-            kind, phantom = st.pieces[pid].kind, None
-        else:
-            kind = arrival.kind or ""
-            pid, phantom = -1, None
+        site, pid, kind = arriving
+        phantom = None
         concern = _concern(game, action, kind)
         if arrival.piece is None and (action.piece_read[kind] or not first_only):
             # The piece to come, for the prohibitions that name it (and for a check's
@@ -384,6 +376,24 @@ def forbidden(game: Game, env: Env, action: CompiledAction, first_only: bool
     return out
 
 
+def _arriving(env: Env, arrival: Arrival) -> tuple[Any, int, str] | None:
+    """Where the arrival brings a piece now, which piece (-1: one not yet on the board)
+    and of what kind; None when it brings none (its condition fails, no site, or the
+    piece it names has left the board)."""
+    if arrival.when is not None and not arrival.when(env):
+        return None
+    site = arrival.site(env)
+    if site is None:
+        return None
+    if arrival.piece is None:
+        return site, -1, arrival.kind or ""
+    pid = arrival.piece(env)
+    piece = env.state.pieces.get(pid)
+    if piece is None:
+        return None
+    return site, pid, piece.kind
+
+
 def _concern(game: Game, action: CompiledAction, kind: str) -> list[CompiledForbid]:
     """The prohibitions that may concern a piece of `kind` the action brings, in their
     declared order (worked out at the first arrival of that kind, with what listing keeps
@@ -406,20 +416,11 @@ def refused(game: Game, env: Env, action: CompiledAction) -> bool:
     """Whether some prohibition refuses the candidate bound in `env`, for listing: a yes or
     no, so the first prohibition that holds ends it and no violation is made for it
     (`forbidden` with `first_only` says which, for whoever asks)."""
-    st = env.state
     for arrival in action.arrivals:
-        if arrival.when is not None and not arrival.when(env):
+        arriving = _arriving(env, arrival)
+        if arriving is None:
             continue
-        site = arrival.site(env)
-        if site is None:
-            continue
-        if arrival.piece is not None:
-            pid = arrival.piece(env)
-            if pid not in st.pieces:
-                continue
-            kind = st.pieces[pid].kind
-        else:
-            kind = arrival.kind or ""
+        site, _, kind = arriving
         if not _concern(game, action, kind):
             continue
         name = action.listing_site[kind]
