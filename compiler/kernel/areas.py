@@ -147,41 +147,39 @@ class AreaMap:
         whatever the caller keeps per area can follow.
         """
         card, face, rot = board[cell]
-        info = catalogue.faces[(card, face)]
+        faces = catalogue.faces
+        info = faces[(card, face)]
         kept, self._ordered = self._ordered, None
-        born = len(self.nodes)
-        touched: list[Node] = []
+        nodes, parent, open_, by_segment = self.nodes, self.parent, self.open, self.by_segment
+        cells, members, features, first = self.cells, self.members, self.features, self.first
+        born = len(nodes)
+        alone = frozenset((cell,))
+        x, y = cell
         for seg in info.segments:
-            node = len(self.nodes)
-            self.nodes.append(NodeInfo(cell, seg.index, seg.kind, seg.site))
-            self.parent.append(node)
-            self.open[node] = len(seg.edges)
-            self.cells[node] = frozenset((cell,))
-            self.members[node] = (node,)
-            feats: dict[str, int] = {}
-            for f in seg.features:
-                feats[f] = feats.get(f, 0) + 1
-            self.features[node] = feats
-            self.by_segment[(cell, seg.index)] = node
-            self.first[node] = ((cell[1], cell[0], seg.index), node)
-            touched.append(node)
+            node = born + seg.index
+            nodes.append(NodeInfo(cell, seg.index, seg.kind, seg.site))
+            parent.append(node)
+            open_[node] = len(seg.edges)
+            cells[node] = alone
+            members[node] = (node,)
+            features[node] = seg.counts
+            by_segment[(cell, seg.index)] = node
+            first[node] = ((y, x, seg.index), node)
+        touched: list[Node] = list(range(born, len(nodes)))
         merges: list[tuple[Node, Node]] = []
-        for seg in info.segments:
-            mine = self.by_segment[(cell, seg.index)]
-            for edge in seg.edges:
-                slot = lattice.slot_of(edge, rot)
-                other, back = lattice.neighbour(cell, slot)
-                if other not in board:
-                    continue
-                ocard, oface, orot = board[other]
-                oinfo = catalogue.faces[(ocard, oface)]
-                oseg = oinfo.edge_segment.get((lattice.edge_at(back, orot), seg.kind))
-                if oseg is None:
-                    continue
-                theirs = self.by_segment[(other, oseg)]
-                root = self._union(self.find(mine), self.find(theirs), merges)
-                self.open[root] -= 2
-                touched.append(root)
+        around = lattice.across(cell)
+        find = self.find
+        for index, kind, slot in info.reaching[rot]:
+            other, back = around[slot]
+            placed = board.get(other)
+            if placed is None:
+                continue
+            oseg = faces[(placed[0], placed[1])].slot_segment[placed[2]].get((back, kind))
+            if oseg is None:
+                continue
+            root = self._union(find(born + index), find(by_segment[(other, oseg)]), merges)
+            open_[root] -= 2
+            touched.append(root)
         roots = {self.find(n) for n in touched}
         closed = [r for r in roots if self.open[r] == 0]
         if kept is not None:

@@ -12,16 +12,21 @@ slot and the slot by which it looks back.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
 
 
+@dataclass(frozen=True)
 class Lattice:
     name: ClassVar[str]
     sides: ClassVar[int]
+    # `across` answers, kept by cell: tiles are laid on the same few hundred cells game
+    # after game, and laying one asks for every slot of its cell and of its neighbours.
+    _across: dict[Cell, tuple[tuple[Cell, int], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def rotations(self) -> int:
@@ -30,8 +35,16 @@ class Lattice:
     def neighbour(self, cell: Cell, slot: int) -> tuple[Cell, int]:
         raise NotImplementedError
 
+    def across(self, cell: Cell) -> tuple[tuple[Cell, int], ...]:
+        """`neighbour(cell, slot)` for every slot in order. Not to be changed."""
+        found = self._across.get(cell)
+        if found is None:
+            found = self._across[cell] = tuple(self.neighbour(cell, s)
+                                               for s in range(self.sides))
+        return found
+
     def neighbours(self, cell: Cell) -> list[Cell]:
-        return [self.neighbour(cell, s)[0] for s in range(self.sides)]
+        return [other for other, _ in self.across(cell)]
 
     def around(self, cell: Cell) -> list[Cell]:
         """The cells sharing an edge or a corner with `cell` (12 for triangles, 8 for squares).

@@ -30,6 +30,9 @@ class SegmentInfo:
     edges: tuple[int, ...]
     features: tuple[str, ...]
     site: str
+    # how many of each feature kind: the count an area of this one segment starts with
+    # (shared by every such area, so never changed in place: see areas.py)
+    counts: dict[str, int] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,10 @@ class FaceInfo:
     near: tuple[tuple[str, ...], ...] = field(default=())
     # the catalogue's number for this face's ring of edges (`labels`): faces alike share it
     ring: int = 0
+    # for each rotation: (segment, kind, slot) for each edge of each segment, in order,
+    # and (slot, kind) -> the segment of that kind reaching that slot (`edge_segment` laid)
+    reaching: tuple[tuple[tuple[int, str, int], ...], ...] = field(default=())
+    slot_segment: tuple[dict[tuple[int, str], int], ...] = field(default=())
 
     def joined(self, seg: int, barriers: frozenset[str]) -> list[int]:
         """`seg` and the segments of its kind that only a barrier in `barriers` divides from it.
@@ -114,7 +121,11 @@ class Catalogue:
         edge_segment: dict[tuple[int, str], int] = {}
         for i, seg in enumerate(face.segments):
             site = name(seg.kind)
-            segments.append(SegmentInfo(i, seg.kind, tuple(seg.edges), tuple(seg.features), site))
+            counts: dict[str, int] = {}
+            for f in seg.features:
+                counts[f] = counts.get(f, 0) + 1
+            segments.append(SegmentInfo(i, seg.kind, tuple(seg.edges), tuple(seg.features), site,
+                                        counts))
             sites[site] = SiteInfo(site, seg.kind, i, False)
             for e in seg.edges:
                 edge_segment[(e, seg.kind)] = i
@@ -127,9 +138,15 @@ class Catalogue:
         rotated = tuple(tuple(labels[self.lattice.edge_at(slot, r)] for slot in range(n))
                         for r in range(self.lattice.rotations))
         ring = self._rings.setdefault(labels, len(self._rings))
+        slot_of = self.lattice.slot_of
+        rotations = range(self.lattice.rotations)
+        reaching = tuple(tuple((s.index, s.kind, slot_of(e, r)) for s in segments for e in s.edges)
+                         for r in rotations)
+        slot_segment = tuple({(slot_of(e, r), k): i for (e, k), i in edge_segment.items()}
+                             for r in rotations)
         return FaceInfo(card, face.name, labels, tuple(segments), sites, edge_segment,
                         frozenset(f for s in face.segments for f in s.features), rotated,
-                        sites_near(tuple(segments), sites), ring)
+                        sites_near(tuple(segments), sites), ring, reaching, slot_segment)
 
     def face(self, card: str, face: str) -> FaceInfo:
         return self.faces[(card, face)]
