@@ -14,7 +14,7 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from compiler.kernel.lattice import Cell, Lattice
@@ -198,20 +198,28 @@ class AreaMap:
         after turn seldom ask for all of them."""
         rank, _, by_kind = kept
         nodes, first = self.nodes, self.first
-        moved = {b for b, _ in merges} | {a for _, a in merges}
-        coming = sorted({r for r in (*born, *moved) if r in first})
-
-        def anchor(r: Node) -> tuple[int, int, int]:  # within one kind: one rank
-            return first[r][0]
-
-        def placed(order: tuple[Node, ...], new: list[Node]) -> tuple[Node, ...]:
-            out = [r for r in order if r not in moved] if moved else list(order)
-            for r in new:
-                insort(out, r, key=anchor)
-            return tuple(out)
-        kinds = {kind: placed(order, [r for r in coming if nodes[r].kind == kind])
-                 for kind, order in by_kind.items()}
-        return rank, None, kinds
+        # A merge joins two areas of one kind, one of them the tile's own: only the kinds
+        # of the tile's segments can change order.
+        kinds = {nodes[r].kind for r in born}
+        moved: set[Node]
+        coming: Sequence[Node]
+        if merges:
+            moved = {b for b, _ in merges} | {a for _, a in merges}
+            coming = sorted({r for r in (*born, *moved) if r in first})
+        else:
+            moved, coming = set(), born  # every new segment is a root
+        anchor = first.__getitem__  # (anchor, root): areas never share an anchor
+        out: dict[str, tuple[Node, ...]] = {}
+        for kind, order in by_kind.items():
+            if kind not in kinds:
+                out[kind] = order
+                continue
+            now = [r for r in order if r not in moved] if moved else list(order)
+            for r in coming:
+                if nodes[r].kind == kind:
+                    insort(now, r, key=anchor)
+            out[kind] = tuple(now)
+        return rank, None, out
 
     def _union(self, a: Node, b: Node, merges: list[tuple[Node, Node]]) -> Node:
         if a == b:
