@@ -180,10 +180,10 @@ class AreaMap:
             root = self._union(find(born + index), find(by_segment[(other, oseg)]), merges)
             open_[root] -= 2
             touched.append(root)
-        roots = {self.find(n) for n in touched}
-        closed = [r for r in roots if self.open[r] == 0]
+        roots = {find(n) for n in touched}
+        closed = [r for r in roots if open_[r] == 0]
         if kept is not None:
-            self._ordered = self._reordered(kept, range(born, len(self.nodes)), merges)
+            self._ordered = self._reordered(kept, range(born, len(nodes)), merges)
         return closed, merges
 
     def _reordered(self, kept: tuple[Any, tuple[Node, ...] | None, dict[str, tuple[Node, ...]]],

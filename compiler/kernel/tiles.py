@@ -14,7 +14,7 @@ compares a face against a handful of distinct patterns instead of every cell.
 from __future__ import annotations
 
 import operator
-
+from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,33 +180,42 @@ class Frontier:
 
     __slots__ = ("need", "_cells", "_groups")
 
-    def __init__(self, need: dict[Cell, tuple[str | None, ...]] | None = None) -> None:
+    def __init__(self, need: dict[Cell, tuple[str | None, ...]] | None = None,
+                 cells: list[Cell] | None = None) -> None:
         self.need: dict[Cell, tuple[str | None, ...]] = need if need is not None else {}
         # The cells in reading order and grouped by pattern, worked out once until the
-        # next tile is laid (`lay` is the only change made to a frontier in use).
-        self._cells: list[Cell] | None = None
+        # next tile is laid (`lay` is the only change made to a frontier in use). The
+        # order is shared with copies, and a tile laid moves the few cells it changed.
+        self._cells: list[Cell] | None = cells
         self._groups: dict[tuple[str | None, ...], list[Cell]] | None = None
 
     def copy(self) -> Frontier:
-        return Frontier(self.need.copy())  # its table whole, holes and all (see AreaMap.copy)
+        return Frontier(self.need.copy(), self._cells)  # its table whole (see AreaMap.copy)
 
     def lay(self, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue,
             cell: Cell) -> None:
         """Update after a tile was laid at `cell` (already on `board`)."""
-        self._cells = self._groups = None
+        order, self._cells, self._groups = self._cells, None, None
         need = self.need
-        need.pop(cell, None)
+        was = need.pop(cell, None)
         card, face, rot = board[cell]
         labels = catalogue.faces[(card, face)].rotated[rot]
-        sides, neighbour = lattice.sides, lattice.neighbour
-        for slot in range(sides):
-            other, back = neighbour(cell, slot)
+        added = []
+        for slot, (other, back) in enumerate(lattice.across(cell)):
             if other in board:
                 continue
             current = need.get(other)
             if current is None:
-                current = (None,) * sides
+                current = (None,) * lattice.sides
+                added.append(other)
             need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
+        if order is not None:
+            order = order.copy()  # (shared with the frontier this one was copied from)
+            if was is not None:
+                del order[bisect_left(order, _READING(cell), key=_READING)]
+            for other in added:
+                insort(order, other, key=_READING)
+            self._cells = order
 
     @classmethod
     def rebuild(cls, lattice: Lattice, board: dict[Cell, Placed], catalogue: Catalogue) -> Frontier:
