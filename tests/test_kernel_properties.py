@@ -154,9 +154,12 @@ def test_frontier_agrees_with_the_board(seed: int) -> None:
     frontier = Frontier()
     for card, face, cell, rot in _random_board(rules, seed, 40):
         board[cell] = (card, face, rot)
+        frontier = frontier.copy()  # as play does: the copy shares the cells kept in order
         frontier.lay(game.lattice, board, game.catalogue, cell)
+        frontier.groups()  # asked for, as a listing does: the next tile moves its cells
     rebuilt = Frontier.rebuild(game.lattice, board, game.catalogue)
     assert frontier.need == rebuilt.need
+    assert list(frontier.groups().items()) == list(rebuilt.groups().items())
 
 
 @settings(max_examples=40, deadline=None)
