@@ -208,7 +208,11 @@ class Frontier:
             if current is None:
                 current = (None,) * lattice.sides
                 added.append(other)
-            need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
+            key = (current, back, labels[slot])
+            then = _SHOWN.get(key)
+            if then is None:
+                then = _SHOWN[key] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
+            need[other] = then
         if order is not None:
             order = order.copy()  # (shared with the frontier this one was copied from)
             if was is not None:
@@ -255,6 +259,11 @@ class Frontier:
 # dictionaries keyed by patterns (the groups, the rotations that fit each) find it by
 # identity rather than comparing it label by label at every lookup.
 _PATTERNS: dict[tuple[str | None, ...], tuple[str | None, ...]] = {}
+
+
+# (pattern, slot, label) -> the pattern once that label shows on that slot, as `_pattern`
+# keeps it: laying a tile changes the patterns of its empty neighbours so, again and again.
+_SHOWN: dict[tuple[tuple[str | None, ...], int, str], tuple[str | None, ...]] = {}
 
 
 def _pattern(need: tuple[str | None, ...]) -> tuple[str | None, ...]:
