@@ -14,6 +14,7 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 from __future__ import annotations
 
 from bisect import insort
+from functools import partial
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -31,6 +32,11 @@ class NodeInfo(NamedTuple):
     segment: int
     kind: str
     site: str
+
+
+# A NodeInfo made from a tuple of its fields, without the named tuple's Python-level
+# `__new__` (a tile laid makes one per segment).
+_node_info = partial(tuple.__new__, NodeInfo)
 
 
 class AreaMap:
@@ -155,16 +161,16 @@ class AreaMap:
         born = len(nodes)
         alone = frozenset((cell,))
         x, y = cell
-        for seg in info.segments:
-            node = born + seg.index
-            nodes.append(NodeInfo(cell, seg.index, seg.kind, seg.site))
+        for index, kind, site, edges, counts in info.starts:
+            node = born + index
+            nodes.append(_node_info((cell, index, kind, site)))
             parent.append(node)
-            open_[node] = len(seg.edges)
+            open_[node] = edges
             cells[node] = alone
             members[node] = (node,)
-            features[node] = seg.counts
-            by_segment[(cell, seg.index)] = node
-            first[node] = ((y, x, seg.index), node)
+            features[node] = counts
+            by_segment[(cell, index)] = node
+            first[node] = ((y, x, index), node)
         touched: list[Node] = list(range(born, len(nodes)))
         merges: list[tuple[Node, Node]] = []
         around = lattice.across(cell)
@@ -224,18 +230,25 @@ class AreaMap:
     def _union(self, a: Node, b: Node, merges: list[tuple[Node, Node]]) -> Node:
         if a == b:
             return a
-        if len(self.members[a]) < len(self.members[b]):
-            a, b = b, a
+        members = self.members
+        ma, mb = members[a], members[b]
+        if len(ma) < len(mb):
+            a, b, ma, mb = b, a, mb, ma
         self.parent[b] = a
-        self.open[a] += self.open.pop(b)
-        self.cells[a] = self.cells[a] | self.cells.pop(b)
-        self.members[a] = self.members[a] + self.members.pop(b)
-        fa, fb = self.features[a], self.features.pop(b)
-        merged = dict(fa)
-        for k, v in fb.items():
-            merged[k] = merged.get(k, 0) + v
-        self.features[a] = merged
-        self.first[a] = min(self.first[a], self.first.pop(b))
+        open_, cells, features, first = self.open, self.cells, self.features, self.first
+        open_[a] += open_.pop(b)
+        cells[a] = cells[a] | cells.pop(b)
+        members[a] = ma + mb
+        del members[b]
+        fb = features.pop(b)
+        if fb:  # else a's counts stand as they are (shared: never changed in place)
+            merged = dict(features[a])
+            for k, v in fb.items():
+                merged[k] = merged.get(k, 0) + v
+            features[a] = merged
+        fb_first = first.pop(b)
+        if fb_first < first[a]:
+            first[a] = fb_first
         merges.append((b, a))
         return a
 

@@ -63,6 +63,9 @@ class FaceInfo:
     # and (slot, kind) -> the segment of that kind reaching that slot (`edge_segment` laid)
     reaching: tuple[tuple[tuple[int, str, int], ...], ...] = field(default=())
     slot_segment: tuple[dict[tuple[int, str], int], ...] = field(default=())
+    # (index, kind, site, number of edges, feature counts) of each segment: what an area
+    # of that one segment starts with when the face is laid
+    starts: tuple[tuple[int, str, str, int, dict[str, int]], ...] = field(default=())
 
     def joined(self, seg: int, barriers: frozenset[str]) -> list[int]:
         """`seg` and the segments of its kind that only a barrier in `barriers` divides from it.
@@ -146,7 +149,8 @@ class Catalogue:
                              for r in rotations)
         return FaceInfo(card, face.name, labels, tuple(segments), sites, edge_segment,
                         frozenset(f for s in face.segments for f in s.features), rotated,
-                        sites_near(tuple(segments), sites), ring, reaching, slot_segment)
+                        sites_near(tuple(segments), sites), ring, reaching, slot_segment,
+                        tuple((s.index, s.kind, s.site, len(s.edges), s.counts) for s in segments))
 
     def face(self, card: str, face: str) -> FaceInfo:
         return self.faces[(card, face)]
