@@ -40,7 +40,7 @@ _node_info = partial(tuple.__new__, NodeInfo)
 
 
 class AreaMap:
-    __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "by_segment",
+    __slots__ = ("nodes", "parent", "open", "cells", "members", "features", "based",
                  "first", "_ordered")
 
     def __init__(self) -> None:
@@ -50,7 +50,9 @@ class AreaMap:
         self.cells: dict[Node, frozenset[Cell]] = {}
         self.members: dict[Node, tuple[Node, ...]] = {}
         self.features: dict[Node, dict[str, int]] = {}
-        self.by_segment: dict[tuple[Cell, int], Node] = {}
+        # Each laid cell's first node: its segment `s` is node `based[cell] + s` (the
+        # segments of a tile are numbered one after another when it is laid).
+        self.based: dict[Cell, Node] = {}
         # Each root's anchor (see `anchor`) as ((row, column, segment), node): the smaller of
         # the two anchors when areas join, so naming or ordering an area never scans it.
         self.first: dict[Node, tuple[tuple[int, int, int], Node]] = {}
@@ -71,7 +73,7 @@ class AreaMap:
         c.cells = self.cells.copy()
         c.members = self.members.copy()
         c.features = self.features.copy()
-        c.by_segment = self.by_segment.copy()
+        c.based = self.based.copy()
         c.first = self.first.copy()
         c._ordered = self._ordered  # the same areas: the same order
         return c
@@ -88,7 +90,7 @@ class AreaMap:
         return root
 
     def area_of(self, cell: Cell, segment: int) -> Node:
-        node = self.by_segment[(cell, segment)]
+        node = self.based[cell] + segment
         root = self.parent[node]
         if root == node or self.parent[root] == root:  # most segments: a root, or next to one
             return root
@@ -156,7 +158,7 @@ class AreaMap:
         faces = catalogue.faces
         info = faces[(card, face)]
         kept, self._ordered = self._ordered, None
-        nodes, parent, open_, by_segment = self.nodes, self.parent, self.open, self.by_segment
+        nodes, parent, open_, based = self.nodes, self.parent, self.open, self.based
         cells, members, features, first = self.cells, self.members, self.features, self.first
         born = len(nodes)
         alone = frozenset((cell,))
@@ -169,8 +171,8 @@ class AreaMap:
             cells[node] = alone
             members[node] = (node,)
             features[node] = counts
-            by_segment[(cell, index)] = node
             first[node] = ((y, x, index), node)
+        based[cell] = born
         touched: list[Node] = list(range(born, len(nodes)))
         merges: list[tuple[Node, Node]] = []
         around = lattice.across(cell)
@@ -183,7 +185,7 @@ class AreaMap:
             oseg = faces[(placed[0], placed[1])].slot_segment[placed[2]].get((back, kind))
             if oseg is None:
                 continue
-            root = self._union(find(born + index), find(by_segment[(other, oseg)]), merges)
+            root = self._union(find(born + index), find(based[other] + oseg), merges)
             open_[root] -= 2
             touched.append(root)
         roots = {find(n) for n in touched}
