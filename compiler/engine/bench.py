@@ -36,6 +36,7 @@ from compiler.engine.random_play import RandomPlayStopped
 from compiler.engine.state import STACKS, State
 from compiler.ir.model import Ruleset
 from compiler.load import load_ruleset
+from compiler.parse import forget_parsed
 
 MANY_PIECES = 12  # "many pieces": a player with at least this many on the board (see `_scaling`)
 MARGIN = 0.07   # how much slower than the baseline a run may be before `compare` fails
@@ -327,6 +328,7 @@ def measure(name: str, games: int = 30, players: int | None = 4) -> Measurement:
     `players` outside what the ruleset allows (or None) becomes the nearest count it allows,
     so one count can be asked of every ruleset (`--all`).
     """
+    forget_parsed()  # the whole compile, as a new process does it (not from files parsed before)
     t0 = time.process_time()
     ruleset = load_ruleset(name)
     rules = Rules(ruleset)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import functools
 import re
+from collections import OrderedDict
 from typing import Any
 
 from lark import Token
@@ -33,15 +33,46 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
     A file read again with the same text is not parsed again: a variant's base is read
     for every variant, and a process (the build, a test session) compiles a ruleset many
     times. Parsing is most of compiling; a deep copy of the items kept costs a fifth of
-    it. Every caller gets items of its own, so what one changes (a variant edits its
-    base) no other sees.
+    it, so they are kept from a file's second reading on (a command that compiles one
+    ruleset once pays nothing for it). Every caller gets items of its own, so what one
+    changes (a variant edits its base) no other sees.
     """
-    return copy.deepcopy(_parsed(text, file))
+    key = (file, text)
+    kept = _KEPT.get(key)
+    if kept is not None:
+        _KEPT.move_to_end(key)
+        return copy.deepcopy(kept)
+    items = _parsed(text, file)
+    if _READ.pop(key, False) is False:  # the first reading: remembered, not kept
+        _remember(_READ, key, True)
+    else:
+        _remember(_KEPT, key, copy.deepcopy(items))
+    return items
 
 
-@functools.lru_cache(maxsize=512)  # (an editor's every version of a file: the oldest go)
+# The files read once (by file name and text), and the items of those read again, most
+# recently used last: a bounded number of each (an editor checks every version of a file).
+_READ: OrderedDict[tuple[str, str], bool] = OrderedDict()
+_KEPT: OrderedDict[tuple[str, str], list[Any]] = OrderedDict()
+KEEP = 512
+
+
+def _remember(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any
+              ) -> None:
+    table[key] = value
+    if len(table) > KEEP:
+        table.popitem(last=False)
+
+
+def forget_parsed() -> None:
+    """Parse every file afresh from now on, as a new process would (`rulebook bench` times
+    a ruleset's whole compile, whatever was compiled before it in the same process)."""
+    _READ.clear()
+    _KEPT.clear()
+
+
 def _parsed(text: str, file: str) -> list[Any]:
-    """`parse_rules`' items, kept by text and file name (never handed out: copies are)."""
+    """`parse_rules` without what it keeps."""
     parser = rules_parser()
     try:
         tree = parser.parse(text, on_error=_keyword_as_name)
