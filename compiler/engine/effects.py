@@ -135,7 +135,7 @@ class StmtCompiler:
             check_site(game, st, site)
             if st.supply[who].get(kind, 0) <= 0:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
-            st.add_supply(who, kind, -1)
+            st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
             if env.trace is not None:  # recorded: said (see `note`)
                 note(env, "placed", rule,
@@ -164,7 +164,7 @@ class StmtCompiler:
             who = target.owner if owner is None else owner(env)
             if st.supply[who].get(kind, 0) <= 0:
                 raise RuleError(f"{game.seat_name(who)} has no {game.title(kind)} left")
-            st.add_supply(who, kind, -1)
+            st.supply[who][kind] -= 1
             pid = put(st, kind, who, site, game)
             note(env, "placed", rule,
                  f"{game.seat_name(who)} puts {article(game.title(kind))} on "
@@ -309,8 +309,8 @@ class StmtCompiler:
                 return
             got = min(want, st.supply[src].get(kind, 0))
             if got > 0:
-                st.add_supply(src, kind, -got)
-                st.add_supply(tgt, kind, got)
+                st.supply[src][kind] -= got
+                st.supply[tgt][kind] = st.supply[tgt].get(kind, 0) + got
             short = "" if got == want else f" ({want} due, only {got} left)"
             note(env, "gave", rule,
                  f"{game.seat_name(tgt)} receives {got} {game.title(kind, got != 1)} from "
@@ -776,7 +776,7 @@ def take_back(env: Env, game: Game, pid: int, rule: str | None) -> None:
     for q in reversed((pid, *built)):
         piece = st.pieces.pop(q)
         st.gone[q] = piece
-        st.add_supply(piece.owner, piece.kind, 1)
+        st.supply[piece.owner][piece.kind] = st.supply[piece.owner].get(piece.kind, 0) + 1
         if env.trace is not None:  # recorded: said (see `note`)
             note(env, "returned", rule,
                  f"{_poss(game.seat_name(piece.owner))} {game.title(piece.kind)} on "
@@ -859,7 +859,7 @@ def adjust(st: State, holder: Any, htype: str | None, res: str, delta: int) -> N
     if holder == POOL or htype == "holder":
         st.pool[res] = st.pool.get(res, 0) + delta
     elif htype == "player":
-        st.add_held(holder, res, delta)
+        st.player_res[holder][res] = st.player_res[holder].get(res, 0) + delta
     elif htype == "tile":  # copy on write: clones share the inner dicts
         held = dict(st.tile_res.get(holder, {}))
         held[res] = held.get(res, 0) + delta

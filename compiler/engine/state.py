@@ -159,8 +159,6 @@ class State:
         self.areas = AreaMap()
         self.pieces: dict[int, Piece] = {}
         self.stacks_at: dict[Site, tuple[int, ...]] = {}
-        # Each player's pieces in supply and resources held: each dict replaced, never
-        # changed in place once the state is a clone's (clones share them: `add_supply`).
         self.supply: list[dict[str, int]] = [{} for _ in range(players)]
         self.player_res: list[dict[str, int]] = [{} for _ in range(players)]
         # Each player's attributes: a dict replaced, never changed in place once the state
@@ -220,8 +218,8 @@ class State:
         self._shared_geometry = True
         s.pieces = self.pieces.copy()
         s.stacks_at = self.stacks_at.copy()
-        s.supply = self.supply[:]  # each replaced, never changed in place (`add_supply`)
-        s.player_res = self.player_res[:]  # (the same: `add_held`)
+        s.supply = list(map(dict.copy, self.supply))
+        s.player_res = list(map(dict.copy, self.player_res))
         s.player_attrs = self.player_attrs[:]  # each replaced, never changed in place
         s.pool = self.pool.copy()
         s.area_res = self.area_res.copy()
@@ -253,20 +251,6 @@ class State:
             self.frontier = self.frontier.copy()
             self.areas = self.areas.copy()
             self._shared_geometry = False
-
-    def add_supply(self, seat: int, kind: str, n: int) -> None:
-        """`n` more pieces of `kind` in a player's supply (fewer, if negative): the supply
-        is replaced, as clones share it (a copy at every clone cost more than these few)."""
-        held = self.supply[seat].copy()
-        held[kind] = held.get(kind, 0) + n
-        self.supply[seat] = held
-
-    def add_held(self, seat: int, res: str, n: int) -> None:
-        """`n` more of resource `res` held by a player (less, if negative): replaced, as
-        `add_supply` replaces a supply."""
-        held = self.player_res[seat].copy()
-        held[res] = held.get(res, 0) + n
-        self.player_res[seat] = held
 
     # ------------------------------------------------------------ pieces
 
