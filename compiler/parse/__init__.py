@@ -51,10 +51,12 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
 
 
 # The files read once (by file name and text), and the items of those read again, most
-# recently used last: a bounded number of each (an editor checks every version of a file).
+# recently used last: a bounded number of each, the oldest forgotten (an editor checks every
+# version of a file; a file's items weigh about half a megabyte, and the repository's
+# rulesets hold 62 files).
 _READ: OrderedDict[tuple[str, str], bool] = OrderedDict()
 _KEPT: OrderedDict[tuple[str, str], list[Any]] = OrderedDict()
-KEEP = 512
+KEEP = 128
 
 
 def _remember(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any
