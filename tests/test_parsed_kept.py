@@ -48,3 +48,15 @@ def test_a_variant_compiled_after_its_base_plays_the_same_games():
         a, _ = a.play(moves[len(moves) // 2])
         b, _ = b.play(moves[len(moves) // 2])
     assert a.scores() == b.scores()
+
+
+def test_readers_in_several_threads_each_get_the_file_as_written():
+    """The judge's app compiles in a thread of its own and the language server in another:
+    readings at once neither fail nor share items."""
+    from concurrent.futures import ThreadPoolExecutor
+    forget_parsed()
+    text = TURN.read_text(encoding="utf-8")
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        readings = list(pool.map(lambda _: parse_rules(text, str(TURN)), range(12)))
+    assert all(r == readings[0] for r in readings)
+    assert len({id(r[0]) for r in readings}) == len(readings)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -38,15 +39,21 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
     changes (a variant edits its base) no other sees.
     """
     key = (file, text)
-    kept = _KEPT.get(key)
-    if kept is not None:
-        _KEPT.move_to_end(key)
+    with _TABLES:
+        kept = _KEPT.get(key)
+        if kept is not None:
+            _KEPT.move_to_end(key)
+    if kept is not None:  # (copied outside the lock: the items kept are never changed)
         return copy.deepcopy(kept)
     items = _parsed(text, file)
-    if _READ.pop(key, False) is False:  # the first reading: remembered, not kept
-        _remember(_READ, key, True)
-    else:
-        _remember(_KEPT, key, copy.deepcopy(items))
+    with _TABLES:
+        again = _READ.pop(key, False)
+        if not again:  # the first reading: remembered, not kept
+            _remember(_READ, key, True)
+    if again:
+        copied = copy.deepcopy(items)
+        with _TABLES:
+            _remember(_KEPT, key, copied)
     return items
 
 
@@ -57,6 +64,9 @@ def parse_rules(text: str, file: str = "<text>") -> list[Any]:
 _READ: OrderedDict[tuple[str, str], bool] = OrderedDict()
 _KEPT: OrderedDict[tuple[str, str], list[Any]] = OrderedDict()
 KEEP = 128
+# The tables are read and written under this lock: the judge's app compiles in a thread
+# of its own, and the language server checks in one.
+_TABLES = threading.Lock()
 
 
 def _remember(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any
@@ -69,8 +79,9 @@ def _remember(table: OrderedDict[tuple[str, str], Any], key: tuple[str, str], va
 def forget_parsed() -> None:
     """Parse every file afresh from now on, as a new process would (`rulebook bench` times
     a ruleset's whole compile, whatever was compiled before it in the same process)."""
-    _READ.clear()
-    _KEPT.clear()
+    with _TABLES:
+        _READ.clear()
+        _KEPT.clear()
 
 
 def _parsed(text: str, file: str) -> list[Any]:
