@@ -23,7 +23,7 @@ from compiler.library.base import Fn, KernelAttribute, register_attribute
 if TYPE_CHECKING:
     from compiler.engine.evaluate import Env, ExprCompiler
     from compiler.engine.explain import Ctx, Explainer, Reason
-    from compiler.engine.state import Piece
+    from compiler.engine.state import Piece, State
     from compiler.ir.english import English
 
 
@@ -47,14 +47,18 @@ class _PieceAttribute(KernelAttribute):
 
         def piece_attr(env: Env) -> Any:
             pid = obj(env)
-            st = env.state
-            p = st.pieces.get(pid)
-            if p is None:
-                p = st.gone.get(pid)
-                if p is None:  # none, or a piece no longer in the game
-                    return None
+            p = _record(env.state, pid)
+            if p is None:  # none, or a piece no longer in the game
+                return None
             return plain(p) if plain is not None else read(cx, pid, p, env)
         return piece_attr
+
+
+def _record(st: State, pid: Any) -> Piece | None:
+    """A piece's record, on the board or gone from it; None for no piece (or one no
+    longer in the game)."""
+    p = st.pieces.get(pid)
+    return p if p is not None else st.gone.get(pid)
 
 
 @register_attribute
@@ -156,11 +160,9 @@ class _Stacked(_PieceAttribute):
             # asks it of each of a player's pieces
             pid = obj(env)
             st = env.state
-            p = st.pieces.get(pid)
+            p = _record(st, pid)
             if p is None:
-                p = st.gone.get(pid)
-                if p is None:
-                    return None
+                return None
             stack = st.stacks_at.get((p.cell, p.site), ())
             if pid not in stack:
                 return missing
