@@ -239,10 +239,8 @@ def _gate_values(env: Env, gate: tuple[str, Fn], values: Any) -> Any:
     having = areas_having(st, name)
     if not having:
         return []
-    # (an area's root is itself: most values are, and are looked up without a call of find)
-    parent, find = st.areas.parent, st.areas.find
-    return [v for v in values
-            if v is not None and (v if parent[v] == v else find(v)) in having]
+    find = st.areas.find
+    return [v for v in values if v is not None and find(v) in having]
 
 
 def arrivals_of(game: Game, body: list[Any], when: Fn | None = None,

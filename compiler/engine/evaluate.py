@@ -971,23 +971,20 @@ class ExprCompiler:
         is_piece = game.category(kind) == "piece"
         counted = counting_as(game, kind)
 
-        def tile_has(env: Env, cell: Any) -> bool:
-            st = env.state
-            if cell is None or cell not in st.board:
+        faces = game.catalogue.faces
+
+        def piece_on(env: Env, cell: Any) -> bool:
+            """Whether a piece that counts as `kind` stands on the tile at `cell`."""
+            if cell is None or cell not in env.state.board:
                 return False
-            if is_piece:
-                if env.memo is not None:
-                    return cell in cells_holding(env, kind, counted)
-                return any(p.kind in counted for p in pieces_at(env, cell))
-            card, face, _ = st.board[cell]
-            return kind in game.catalogue.faces[(card, face)].features
+            if env.memo is not None:
+                return cell in cells_holding(env, kind, counted)
+            return any(p.kind in counted for p in pieces_at(env, cell))
 
         if t == "tile":
             if not is_piece:
-                faces = game.catalogue.faces
-
                 def tile_has_feature(env: Env) -> bool:
-                    # `tile_has` for a feature, without its call: asked of site after site
+                    # the laid face read in place: asked of site after site
                     laid = env.state.board.get(f(env))
                     return laid is not None and kind in faces[(laid[0], laid[1])].features
                 return tile_has_feature
@@ -997,7 +994,7 @@ class ExprCompiler:
                 cell = f(env)
                 memo = env.memo
                 if memo is None:
-                    return tile_has(env, cell)
+                    return piece_on(env, cell)
                 holding = memo.get(holding_key)  # `cells_holding`, kept
                 if holding is None:
                     holding = cells_holding(env, kind, counted)
@@ -1011,8 +1008,6 @@ class ExprCompiler:
                 v.func != "die" and all(isinstance(a, n.Name) and a.ref == "var" for a in v.args)
 
             if not is_piece:
-                faces = game.catalogue.faces
-
                 def some_tile_has_feature(env: Env) -> bool:
                     board = env.state.board
                     for c in f(env):
@@ -1022,17 +1017,14 @@ class ExprCompiler:
                     return False
                 return some_tile_has_feature
 
-            def some_tile_has(env: Env) -> bool:
-                if is_piece and env.memo is not None:  # one set asked for every tile
+            def some_tile_has_piece(env: Env) -> bool:
+                if env.memo is not None:  # one set asked for every tile
                     holding = cells_holding(env, kind, counted)
                     if not holding and quiet:
                         return False
                     return any(c in holding for c in f(env))
-                for c in f(env):
-                    if tile_has(env, c):
-                        return True
-                return False
-            return some_tile_has
+                return any(piece_on(env, c) for c in f(env))
+            return some_tile_has_piece
         if t == "area":
             def area_has(env: Env) -> bool:
                 a = f(env)
@@ -1058,7 +1050,7 @@ class ExprCompiler:
                 return any(st.piece(p).kind in counted for p in st.stack_of(s))
             info = game.site_info(st, s)
             card, face, _ = st.board[s[0]]
-            return kind in game.catalogue.faces[(card, face)].segments[info.segment].features
+            return kind in faces[(card, face)].segments[info.segment].features
         return site_has
 
     def c_if_expr(self, node: n.IfExpr) -> Fn:
@@ -1093,8 +1085,7 @@ class ExprCompiler:
                         if a is None:
                             return 0
                         st = env.state
-                        areas = st.areas
-                        held = st.area_res.get(a if areas.parent[a] == a else areas.find(a))
+                        held = st.area_res.get(st.areas.find(a))
                         return 0 if held is None else held.get(name, 0)
                     return area_resource
 
@@ -1114,7 +1105,7 @@ class ExprCompiler:
                     return None
                 st = env.state
                 areas = st.areas
-                root = a if areas.parent[a] == a else areas.find(a)  # (most are roots)
+                root = areas.find(a)
                 attrs = st.area_attrs.get(root)
                 if attrs is not None and name in attrs:
                     return attrs[name]

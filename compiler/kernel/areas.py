@@ -82,7 +82,9 @@ class AreaMap:
 
     def find(self, node: Node) -> Node:
         parent = self.parent
-        root = node
+        root = parent[node]
+        if root == node:  # a root already (most areas asked about are)
+            return node
         while parent[root] != root:
             root = parent[root]
         while parent[node] != root:  # path compression
