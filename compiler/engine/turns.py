@@ -90,9 +90,8 @@ def _step_offers(game: Game, index: int) -> list[tuple[CompiledAction, int, dict
 
 def _drop_lost_grants(st: State) -> None:
     """A grant made for a piece that has since left the board lapses (say, a choice
-    offered for a pawn that was captured before it was made)."""
-    if not st.turn.grants:  # nothing granted (most of the time): nothing to look at
-        return
+    offered for a pawn that was captured before it was made). (`advance` asks only when
+    something is granted.)"""
     from compiler.engine.effects import refers_to_lost_piece
     if any(refers_to_lost_piece(st, v) for g in st.turn.grants for _, v in g.bindings):
         st.turn = st.turn.but(grants=tuple(

@@ -117,21 +117,14 @@ class PieceArea(_PieceAttribute):
         return cx.game.site_area(env.state, (p.cell, p.site))
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        faces = cx.game.catalogue.faces
+        site_area = cx.game.site_area
 
         def piece_area(env: Env) -> Any:
-            # `piece_attr` and `read` in one (`Game.site_area` written out): a requirement
-            # asks it of each of a player's pieces
-            pid = obj(env)
+            # `piece_attr` and `read` in one: a requirement asks it of each of a player's
+            # pieces
             st = env.state
-            p = st.pieces.get(pid)
-            if p is None:
-                p = st.gone.get(pid)
-                if p is None:
-                    return None
-            cell = p.cell
-            card, face, _ = st.board[cell]
-            return st.areas.area_of(cell, faces[(card, face)].sites[p.site].segment)
+            p = _record(st, obj(env))
+            return None if p is None else site_area(st, (p.cell, p.site))
         return piece_area
 
     def english(self, en: English, node: n.Attr, x: str) -> str:
@@ -282,17 +275,8 @@ class SiteArea(KernelAttribute):
     example = "count(sites where it.area is lake)"
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        faces = cx.game.catalogue.faces
-
-        def site_area(env: Env) -> Any:
-            s = obj(env)
-            if s is None:
-                return None
-            st = env.state  # `Game.site_area` written out: asked of site after site
-            cell = s[0]
-            card, face, _ = st.board[cell]
-            return st.areas.area_of(cell, faces[(card, face)].sites[s[1]].segment)
-        return site_area
+        site_area = cx.game.site_area
+        return lambda env: None if (s := obj(env)) is None else site_area(env.state, s)
 
     def english(self, en: English, node: n.Attr, x: str) -> str:
         return f"the area of {x}"
