@@ -14,8 +14,8 @@ Per-root values are replaced, never mutated, so `copy()` can be shallow.
 from __future__ import annotations
 
 from bisect import insort
-from functools import partial
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from compiler.kernel.lattice import Cell, Lattice

@@ -337,16 +337,7 @@ class Closed(KernelAttribute):
     example = "count(lake where it.closed)"
 
     def compile(self, cx: ExprCompiler, node: n.Attr, obj: Fn) -> Fn:
-        def closed(env: Env) -> bool:
-            a = obj(env)
-            if a is None:
-                return False
-            areas = env.state.areas  # `AreaMap.closed`, without its call
-            left = areas.open.get(a)  # (only roots count open edges: usually asked of a root)
-            if left is None:
-                left = areas.open[areas.find(a)]
-            return left == 0
-        return closed
+        return lambda env: (a := obj(env)) is not None and env.state.areas.closed(a)
 
     def english(self, en: English, node: n.Attr, x: str) -> str:
         from compiler.ir.english import agree
