@@ -212,11 +212,7 @@ class Frontier:
             if current is None:
                 current = (None,) * lattice.sides
                 added.append(other)
-            key = (current, back, labels[slot])
-            then = _SHOWN.get(key)
-            if then is None:
-                then = _SHOWN[key] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
-            need[other] = then
+            need[other] = _shown(current, back, labels[slot])
         if order is not None:
             order = order.copy()  # (shared with the frontier this one was copied from)
             if was is not None:
@@ -235,7 +231,7 @@ class Frontier:
                 if other in board:
                     continue
                 current = f.need.get(other) or (None,) * lattice.sides
-                f.need[other] = _pattern(current[:back] + (labels[slot],) + current[back + 1:])
+                f.need[other] = _shown(current, back, labels[slot])
         return f
 
     def cells(self) -> list[Cell]:
@@ -275,6 +271,15 @@ def _pattern(need: tuple[str | None, ...]) -> tuple[str | None, ...]:
     return _PATTERNS.setdefault(need, need)
 
 
+def _shown(need: tuple[str | None, ...], slot: int, label: str) -> tuple[str | None, ...]:
+    """The pattern `need` once `label` shows on `slot` (kept: see `_SHOWN`)."""
+    key = (need, slot, label)
+    then = _SHOWN.get(key)
+    if then is None:
+        then = _SHOWN[key] = _pattern(need[:slot] + (label,) + need[slot + 1:])
+    return then
+
+
 def fits_labels(rotated: tuple[str, ...], need: tuple[str | None, ...], match: Matcher) -> bool:
     """Whether every edge meets what its neighbour shows (`match`, asked without a call
     per edge: listing placements asks this thousands of times a game)."""
@@ -306,8 +311,9 @@ def placement_groups(catalogue: Catalogue, frontier: Frontier, cards: Iterable[s
 
     Cells are grouped by the pattern they must match, so each face is compared
     with each distinct pattern once. `known`, if given, keeps the rotations of a face
-    that fit a pattern from one call to the next, by face (shared by faces alike), then by pattern
-    (for this catalogue and matcher only: the same patterns come back turn after turn).
+    that fit a pattern from one call to the next, by face (shared by faces alike), then
+    by pattern (for this catalogue and matcher only: the same patterns come back turn
+    after turn).
     A group's cells are not to be changed.
     """
     groups = frontier.groups().items()
