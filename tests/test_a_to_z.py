@@ -12,6 +12,7 @@ import pytest
 from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler.rulebook import a_to_z
 from compiler.rulebook.links import Index
+from tests.conftest import built_page
 
 
 def _index(name: str) -> Index:
@@ -33,7 +34,7 @@ def test_a_card_game_glossary_names_the_cards_about_a_term() -> None:
 @pytest.mark.xdist_group("rulebook")
 def test_no_glossary_names_a_place_twice(site: Path) -> None:
     for page in site.glob("*/glossary/index.html"):
-        for used in re.findall(r"Used in (.*?)</p>", page.read_text(encoding="utf-8")):
+        for used in re.findall(r"Used in (.*?)</p>", built_page(page)):
             places = re.findall(r'href="([^"]+)"', used)
             assert len(places) == len(set(places)), (page.parent.parent.name, used[:200])
 
@@ -67,7 +68,7 @@ def test_a_card_printed_twice_is_one_entry() -> None:
 
 @pytest.mark.xdist_group("rulebook")
 def test_each_letter_at_the_top_leads_to_its_heading(site: Path) -> None:
-    html = (site / "trian-deluxe" / "a-z" / "index.html").read_text(encoding="utf-8")
+    html = built_page(site / "trian-deluxe" / "a-z" / "index.html")
     letters = re.findall(r'href="#(letter-[a-z]+)"', html)
     assert "letter-t" in letters
     for anchor in letters:

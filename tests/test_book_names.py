@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import built_page
+
 pytestmark = pytest.mark.xdist_group("rulebook")
 
 
 def _title(site: Path, page: str) -> str:
-    html = (site / page / "index.html").read_text(encoding="utf-8")
+    html = built_page(site / page / "index.html")
     return re.search(r"<title>([^<]*)</title>", html).group(1)
 
 

@@ -14,6 +14,7 @@ import pytest
 from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler import links
 from compiler.rulebook import search
+from tests.conftest import built_page
 
 pytestmark = pytest.mark.xdist_group("rulebook")
 
@@ -54,7 +55,7 @@ def test_every_worked_example_is_found_by_its_id_where_it_is_shown(site: Path) -
     nebula = docs["TD-E36"]
     assert nebula["title"] == "TD-E36 · A nebula of 5 tiles at mining level 7"
     page, anchor = nebula["location"].split("#")
-    assert f'id="{anchor}"' in (site / page / "index.html").read_text(encoding="utf-8")
+    assert f'id="{anchor}"' in built_page(site / page / "index.html")
 
 
 def test_the_index_holds_prose_and_not_the_engines_readings(site: Path) -> None:

@@ -13,6 +13,7 @@ from compiler.diagnostics import CompileError
 from compiler.load import RULES_DIR, load_ruleset_dir
 from compiler.rulebook.history import history_lines
 from compiler.rulebook.links import Index
+from tests.conftest import built_page
 
 FAMILY = RULES_DIR / "trian_family"  # a small variant: its folder is copied, never changed
 
@@ -95,7 +96,6 @@ def test_a_malformed_changelog_says_what_and_where(tmp_path: Path, mistake: str,
 @pytest.mark.xdist_group("rulebook")
 def test_the_books_that_keep_a_changelog_link_it_from_their_front_page(site: Path) -> None:
     for slug in ("trian-deluxe", "trian-new-order", "among-the-stars"):
-        front = (site / slug / "index.html").read_text(encoding="utf-8")
+        front = built_page(site / slug / "index.html")
         assert 'href="versions/">Rules version 1.0</a>' in front, slug
-        assert "Version 1.0" in (site / slug / "versions" / "index.html").read_text(
-            encoding="utf-8")
+        assert "Version 1.0" in built_page(site / slug / "versions" / "index.html")

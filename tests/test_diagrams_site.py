@@ -4,11 +4,14 @@ gives focus back). Screenshots go to build/test-artifacts/diagrams/ for a person
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import built_page
 
 ARTEFACTS = Path(__file__).resolve().parent.parent / "build" / "test-artifacts" / "diagrams"
 ID = re.compile(r'\sid="([^"]+)"')
@@ -24,7 +27,7 @@ def test_no_picture_brings_an_id_that_could_clash_on_its_page(site: Path) -> Non
     none can clash with another, or with the page's own ids."""
     pages = list(site.rglob("*.html"))
     pictures = [(page, svg) for page in pages
-                for svg in SVG.findall(page.read_text(encoding="utf-8"))]
+                for svg in SVG.findall(built_page(page))]
     assert len(pictures) > 1000
     assert [(str(p.relative_to(site)), ID.findall(svg)[:3]) for p, svg in pictures
             if ID.search(svg)] == []
@@ -33,7 +36,7 @@ def test_no_picture_brings_an_id_that_could_clash_on_its_page(site: Path) -> Non
 def test_no_rulebook_page_has_an_id_twice(site: Path) -> None:
     clashes = {}
     for page in site.rglob("*.html"):
-        twice = [i for i, n in Counter(ID.findall(page.read_text(encoding="utf-8"))).items()
+        twice = [i for i, n in Counter(ID.findall(built_page(page))).items()
                  if n > 1]
         if twice:
             clashes[str(page.relative_to(site))] = twice[:5]
@@ -44,14 +47,14 @@ def test_a_worked_examples_pictures_come_with_their_key(site: Path) -> None:
     """Every example picture showing a piece, a tile's terrain or a mark has a key under it
     (a row of cards with no pieces has nothing to explain)."""
     blocks = [b for p in site.rglob("*.html") for b in
-              BLOCK.findall(p.read_text(encoding="utf-8"))]
+              BLOCK.findall(built_page(p))]
     explained = [(pictures, key) for pictures, key in blocks
                  if 'class="piece"' in pictures or 'class="mark' in pictures
                  or 'class="tile"' in pictures and 'class="card' not in pictures]
     assert len(explained) > 300
     assert [pictures[:80] for pictures, key in explained if not key] == []
     # A key says whose colour is whose, in words.
-    assert any("&#x27;s pieces</span>" in key for _, key in explained)
+    assert any("'s pieces</span>" in html.unescape(key) for _, key in explained)
 
 
 @pytest.fixture()
@@ -68,7 +71,7 @@ def phone(browser, static_site):
 
 def test_tapping_a_board_on_a_phone_enlarges_it_and_escape_closes_it(site: Path, phone) -> None:
     target = next(p for p in sorted(site.rglob("index.html"))
-                  if 'class="diagrams"' in p.read_text(encoding="utf-8"))
+                  if 'class="diagrams"' in built_page(p))
     phone.goto(str(target.relative_to(site).parent) + "/")
     figure = phone.locator(".diagrams figure").first
     figure.scroll_into_view_if_needed()

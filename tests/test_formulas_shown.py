@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import built_page
+
 pytestmark = pytest.mark.xdist_group("rulebook")
 
 PAGES = ["trian-deluxe/end/", "trian-deluxe/areas/", "trian-new-order/end/",
@@ -16,7 +18,7 @@ PAGES = ["trian-deluxe/end/", "trian-deluxe/areas/", "trian-new-order/end/",
 
 def test_every_formula_stands_outside_the_engines_box(site: Path) -> None:
     for page in PAGES:
-        html = (site / page / "index.html").read_text(encoding="utf-8")
+        html = built_page(site / page / "index.html")
         inside = html.split("<details")[1:]
         assert 'class="formula"' in html, page
         assert all('class="formula"' not in d.split("</details>")[0] for d in inside), page

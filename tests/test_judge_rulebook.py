@@ -15,7 +15,7 @@ import pytest
 
 from compiler import links as urls
 from compiler.ir import model as m
-from tests.conftest import served
+from tests.conftest import built_page, served
 
 pytestmark = pytest.mark.xdist_group("rulebook")
 
@@ -66,7 +66,7 @@ def test_a_worked_example_opens_in_the_judge(page, site: Path, deluxe: m.Ruleset
     example = next(x for x in deluxe.examples if x.play)
     marker = f"example={example.id}"
     holder = next(f for f in sorted((site / urls.slug(deluxe.id)).rglob("index.html"))
-                  if marker in f.read_text(encoding="utf-8"))
+                  if marker in built_page(f))
     page.goto(f"/rulebook/{holder.parent.relative_to(site).as_posix()}/")
     link = page.locator(f'a.judge-link[href$="{marker}"]', has_text="Open in the judge").first
     link.wait_for(state="visible")

@@ -11,6 +11,7 @@ import pytest
 from compiler import links
 from compiler.engine.position import Rules
 from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests.conftest import built_page
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +34,9 @@ def test_the_engine_cites_a_skill_on_its_races_page(new_order: Rules) -> None:
 
 @pytest.mark.xdist_group("rulebook")
 def test_the_chapter_lists_its_races_and_each_page_holds_its_skills(site: Path) -> None:
-    chapter = (site / "trian-new-order" / "skills" / "index.html").read_text(encoding="utf-8")
+    chapter = built_page(site / "trian-new-order" / "skills" / "index.html")
     assert 'href="../skills-xemh/#skills-xemh"' in chapter
-    xemh = (site / "trian-new-order" / "skills-xemh" / "index.html").read_text(encoding="utf-8")
+    xemh = built_page(site / "trian-new-order" / "skills-xemh" / "index.html")
     assert 'id="skills-xemh-warcry"' in xemh and 'id="skills-xemh-cannon"' in xemh
     assert 'id="skills-arvori-priestess"' not in xemh
     # The book's navigation lists every race, from any of its pages.

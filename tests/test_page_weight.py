@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import built_page
+
 pytestmark = pytest.mark.xdist_group("rulebook")
 
 
@@ -17,7 +19,7 @@ def _primary_nav(html: str) -> str:
 
 
 def test_a_page_links_into_other_books_only_by_their_front_page(site: Path) -> None:
-    html = (site / "trian-family" / "setup" / "index.html").read_text(encoding="utf-8")
+    html = built_page(site / "trian-family" / "setup" / "index.html")
     nav = _primary_nav(html)
     assert 'href="../rulings/"' in nav                       # its own book, whole
     assert 'href="../../trian-deluxe/"' in nav               # another book, by its front page

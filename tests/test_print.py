@@ -20,6 +20,7 @@ from compiler import links as urls
 from compiler.ir import model as m
 from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler.rulebook import printed
+from tests.conftest import built_page
 
 
 def _heading_ids(text: str) -> list[str]:
@@ -80,7 +81,7 @@ in_rulebook_group = pytest.mark.xdist_group("rulebook")
 def test_every_book_has_its_one_page_and_its_pdf_linked_from_its_front_page(site: Path) -> None:
     for name in ruleset_dirs():
         slug = urls.slug(name)
-        front = (site / slug / "index.html").read_text(encoding="utf-8")
+        front = built_page(site / slug / "index.html")
         assert 'href="print/"' in front and f'href="{slug}.pdf"' in front, name
         assert (site / slug / "print" / "index.html").is_file(), name
         assert (site / slug / f"{slug}.pdf").read_bytes().startswith(b"%PDF-"), name

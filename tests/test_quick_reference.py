@@ -12,6 +12,7 @@ from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler.rulebook import quickref
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index
+from tests.conftest import built_page
 
 
 def _page(name: str) -> str:
@@ -48,6 +49,6 @@ def test_every_scoring_rule_shows_its_formula_linked_to_it() -> None:
 
 @pytest.mark.xdist_group("rulebook")
 def test_the_quick_reference_is_in_each_books_navigation(site: Path) -> None:
-    front = (site / "among-the-stars" / "index.html").read_text(encoding="utf-8")
+    front = built_page(site / "among-the-stars" / "index.html")
     assert 'href="quick-reference/"' in front
     assert (site / "among-the-stars" / "quick-reference" / "index.html").is_file()

@@ -14,12 +14,13 @@ import pytest
 
 from compiler import links as urls
 from compiler.ir import model as m
+from tests.conftest import built_page
 
 pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
 
 
 def page(site: Path, ruleset: m.Ruleset, name: str) -> str:
-    return (site / urls.slug(ruleset.id) / name / "index.html").read_text(encoding="utf-8")
+    return built_page(site / urls.slug(ruleset.id) / name / "index.html")
 
 
 def test_every_rule_has_a_numbered_heading_with_a_permalink(site: Path, deluxe: m.Ruleset
@@ -89,18 +90,18 @@ def test_search_indexes_rule_text(site: Path) -> None:
 
 
 def test_rules_code_is_highlighted_and_variants_have_what_changes_pages(site: Path) -> None:
-    language = (site / "language" / "index.html").read_text(encoding="utf-8")
+    language = built_page(site / "language" / "index.html")
     assert 'class="language-rules highlight"' in language or 'class="highlight"' in language
     assert '<span class="k">rule</span>' in language
-    changes = (site / "trian-family" / "changes" / "index.html").read_text(encoding="utf-8")
+    changes = built_page(site / "trian-family" / "changes" / "index.html")
     assert 'class="compare"' in changes and "../../trian-deluxe/" in changes
-    tabs = (site / "trian-family" / "setup" / "index.html").read_text(encoding="utf-8")
+    tabs = built_page(site / "trian-family" / "setup" / "index.html")
     assert "tabbed-set" in tabs and "Deluxe edition: the base game" in tabs
 
 
 def test_an_example_diagram_names_and_colours_the_examples_own_seats(site: Path) -> None:
     """E119 seats the Sslyx and the Xemh: its diagram says so, not the first seats declared."""
-    html = (site / "trian-new-order" / "exploration" / "index.html").read_text(encoding="utf-8")
+    html = built_page(site / "trian-new-order" / "exploration" / "index.html")
     block = html[html.index('id="example-gate-keeps-emissaries-off"'):]
     block = block[:block.index("</figure>")]
     assert "Sslyx’s Mobile Teleport at 0,0:space" in block.replace("&#x27;", "’") or \
@@ -122,6 +123,6 @@ def test_every_page_asks_the_judge_and_every_example_opens_in_it(site: Path,
     homed = {ex.id for ex in deluxe.examples} - {
         x for x in re.findall(r'example=(\w+)', page(site, deluxe, "examples"))}
     assert homed <= opened and opened
-    index = (site / urls.slug(deluxe.id) / "index.html").read_text(encoding="utf-8")
+    index = built_page(site / urls.slug(deluxe.id) / "index.html")
     assert f'href="../../?ruleset={deluxe.id}"' in index
     assert "@judge-root@" not in html and "@judge-root@" not in index

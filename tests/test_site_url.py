@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from compiler import links
 from compiler.cli import app
-from tests.conftest import files_served
+from tests.conftest import built_page, files_served
 
 
 def test_the_site_url_comes_from_the_build_setting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,8 +47,8 @@ def elsewhere(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
 
 @pytest.mark.xdist_group("rulebook")
 def test_the_built_site_names_its_published_address(site: Path) -> None:
-    page = (site / "trian-deluxe" / "setup" / "index.html").read_text(encoding="utf-8")
-    assert '<link rel="canonical" href="http://127.0.0.1:8000/trian-deluxe/setup/">' in page
+    page = built_page(site / "trian-deluxe" / "setup" / "index.html")
+    assert '<link href="http://127.0.0.1:8000/trian-deluxe/setup/" rel="canonical">' in page
     assert "<loc>http://127.0.0.1:8000/trian-deluxe/setup/</loc>" in (
         site / "sitemap.xml").read_text(encoding="utf-8")
 
