@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
+from tests.test_reading_aloud import Leaks
+
 pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
 
 _NOT_PROSE = {"script", "style", "code", "pre", "math", "svg", "kbd"}
@@ -117,3 +120,43 @@ def test_a_cards_printed_properties_are_said_in_words(pages: dict[str, str]) -> 
     """'cost 1 · energy_cost 1' was the card's data; its kind says 'needs 1 energy crystal'."""
     assert where(pages, r"\benergy_cost\b(?! \()") == {}
     assert where(pages, r"needs 1 energy crystal\b") != {}
+
+
+# ------------------------------------------------ the Markdown, before it is a page
+
+
+@pytest.fixture(scope="module")
+def markdown(site: Path) -> Path:
+    """The folder of Markdown the session's build wrote (conftest's `site`): every page as
+    generated from the rules, and the guides written beside them."""
+    from mkdocs.config import load_config
+
+    return Path(load_config(config_file=str(REPO_ROOT / "mkdocs.yml")).docs_dir)
+
+
+def _prose(markdown: str) -> str:
+    """A page without its code: rules source and notation are not prose."""
+    markdown = re.sub(r"```.*?```", "", markdown, flags=re.S)
+    return re.sub(r"`[^`\n]*`", "", markdown)
+
+
+def test_every_generated_page_reads_as_english(markdown: Path) -> None:
+    """No page says what a ruling must never say (tests/test_reading_aloud.py: `Leaks`), in
+    the words of its own book; a page outside every book in the base game's."""
+    leaks = {name: Leaks(load_ruleset_dir(path)) for name, path in ruleset_dirs().items()}
+    every = leaks["trian_deluxe"]
+    found = []
+    for path in sorted(markdown.rglob("*.md")):
+        folder = path.relative_to(markdown).parts[0]
+        checker = next((lk for name, lk in leaks.items() if name.replace("_", "-") == folder),
+                       every)
+        found += [f"{path.relative_to(markdown)}: {hit}"
+                  for hit in checker.found(_prose(path.read_text(encoding="utf-8")))]
+    assert not found, "\n".join(found[:50])
+
+
+def test_titles_keep_their_capitals_in_the_variant_pages(markdown: Path) -> None:
+    conquest = (markdown / "trian-conquest").rglob("*.md")
+    text = "".join(p.read_text(encoding="utf-8") for p in conquest)
+    assert "Początek Podboju" in text
+    assert "początek podboju" not in text

@@ -3,14 +3,13 @@
 A ruling names the pieces, tiles and areas of the position and says which part
 of a rule failed, in the game's words; a computed amount shows its sum; no
 program value ("None", "True"), no "1 tiles", "a emissary" or "you is" ever
-reaches a reader, in a ruling or on any page of the rulebook; and every worked
-example's ruling cites the rules the example illustrates.
+reaches a reader, in a ruling or (tests/test_page_text.py) on any page of the
+rulebook; and every worked example's ruling cites the rules it illustrates.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -107,40 +106,6 @@ def test_every_example_ruling_reads_as_english(ruleset: str) -> None:
     found += [f"{r.example.id}: a formula's “for which it”: {text}"
               for r in results_for(ruleset) for text in ruling_texts(r) if "for which it" in text]
     assert not found, "\n".join(found)
-
-
-@pytest.fixture(scope="module")
-def pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from compiler.rulebook.build import generate
-    docs = tmp_path_factory.mktemp("docs")
-    generate(docs)
-    return docs
-
-
-def _prose(markdown: str) -> str:
-    """A page without its code: rules source and notation are not prose."""
-    markdown = re.sub(r"```.*?```", "", markdown, flags=re.S)
-    return re.sub(r"`[^`\n]*`", "", markdown)
-
-
-def test_every_generated_page_reads_as_english(pages: Path) -> None:
-    leaks = {name: Leaks(rules_for(name).ruleset) for name in ruleset_dirs()}
-    every = Leaks(rules_for("trian_deluxe").ruleset)
-    found = []
-    for path in sorted(pages.rglob("*.md")):
-        folder = path.relative_to(pages).parts[0]
-        checker = next((lk for name, lk in leaks.items() if name.replace("_", "-") == folder),
-                       every)
-        found += [f"{path.relative_to(pages)}: {hit}"
-                  for hit in checker.found(_prose(path.read_text(encoding="utf-8")))]
-    assert not found, "\n".join(found[:50])
-
-
-def test_titles_keep_their_capitals_in_the_variant_pages(pages: Path) -> None:
-    conquest = (pages / "trian-conquest").rglob("*.md")
-    text = "".join(p.read_text(encoding="utf-8") for p in conquest)
-    assert "Początek Podboju" in text
-    assert "początek podboju" not in text
 
 
 # -------------------------------------------------------------- citations
