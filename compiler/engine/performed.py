@@ -105,7 +105,9 @@ class Performed:
         before, action = self.before, self.action
         rules = before.rules
         checked = self.checked
-        if checked is None and action is not None:
+        if checked is None and action is not None and before.game.conditions:
+            # Listed as legal, so checked again only for the conditions that held: in a
+            # game that declares none, a check cites nothing (only a condition is cited).
             checked = {}
             check(before.game, before.state, action, self.values, checked)
         decided = decided_by(before, action, self.source, self.values,
