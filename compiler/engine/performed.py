@@ -17,10 +17,10 @@ the same move (a record replays a game the same way).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from compiler.engine.actions import CompiledAction, check
+from compiler.engine.actions import Arrival, CompiledAction, check
 from compiler.engine.effects import Consequence
 from compiler.engine.evaluate import Env, RuleError
 from compiler.engine.explain import deciding
@@ -28,7 +28,8 @@ from compiler.engine.notation import Move
 from compiler.engine.ruling import Effect, MoveRuling, RuleCitation
 
 if TYPE_CHECKING:
-    from compiler.engine.position import Position
+    from compiler.engine.game import Game
+    from compiler.engine.position import Position, Rules
 
 
 @dataclass(eq=False, slots=True)
@@ -140,7 +141,7 @@ def decided_by(pos: Position, action: CompiledAction | None, source: int,
     """The rules that decided a move at `pos`, most general first: the step, the grant,
     the action and its parameters and requirements, the prohibitions that could have
     stopped it, the definitions that took effect, the conditions that held."""
-    game, st = pos.game, pos.state
+    game, st, rules = pos.game, pos.state, pos.rules
     ids: list[str] = []
     step = game.steps[st.turn.step]
     if step.rule and st.turn.phase == "step":  # after the steps, the step decides nothing
@@ -148,35 +149,72 @@ def decided_by(pos: Position, action: CompiledAction | None, source: int,
     if action is not None:
         if source >= 0 and st.turn.grants[source].rule:
             ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
-        ids += [r for r in [action.rule] + [p.rule for p in action.params] +
-                [r.rule for r in action.requires] if r]
-        kinds = {a.kind for a in action.arrivals if a.piece is None}
-        if any(a.piece is not None for a in action.arrivals):
+        standing = Standing.of(rules, action)
+        kinds = standing.kinds
+        if standing.moved:
             # The piece moved is known: only prohibitions on its kind decided the move.
+            found = set(kinds)
             env = Env(game, st)
             env.vars = dict(values or {})
-            for a in action.arrivals:
-                if a.piece is not None:
-                    try:  # an arrival in a branch not taken names no piece
-                        if a.when is not None and not a.when(env):
-                            continue
-                        pid = a.piece(env)
-                    except RuleError:
+            for a in standing.moved:
+                try:  # an arrival in a branch not taken names no piece
+                    if a.when is not None and not a.when(env):
                         continue
-                    kinds.add(st.pieces[pid].kind if pid in st.pieces else None)
-        ids += [f.rule for f in game.forbids if f.rule and (
-            f.decl.kind == "piece" or None in kinds
-            or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
-            and (not f.actions or action.id in f.actions)]
+                    pid = a.piece(env)  # type: ignore[misc]
+                except RuleError:
+                    continue
+                found.add(st.pieces[pid].kind if pid in st.pieces else None)
+            kinds = frozenset(found)
+        ids += standing.rules(kinds)
         # The definitions that took effect here (a skill that applies, a piece
         # that counts as blocked) name the most specific rules of all.
         ids += deciding(game, st, action, values or {})
     ids += conditions
     out, seen = [], set()
+    cite = rules.cite
     for rid in ids:
         if rid not in seen:
             seen.add(rid)
-            c = pos.rules.cite(rid)
+            c = cite(rid)
             if c:
                 out.append(c)
     return out
+
+
+@dataclass(eq=False, slots=True)
+class Standing:
+    """What every ruling of one action cites whatever the move: the action's rule, its
+    parameters' and requirements', and the prohibitions that could have stopped a piece of
+    the kinds it brings. All fixed once the ruleset is compiled, so worked out once per
+    action (`Standing.of`), not per ruling."""
+
+    action: CompiledAction
+    game: Game
+    kinds: frozenset[str | None]  # of the pieces it brings that are not on the table yet
+    moved: list[Arrival]  # its arrivals of a piece on the table: only the move says its kind
+    _by_kinds: dict[frozenset[str | None], tuple[str, ...]] = field(default_factory=dict)
+
+    @staticmethod
+    def of(rules: Rules, action: CompiledAction) -> Standing:
+        """`action`'s, made at its first ruling and kept on `rules.standing`."""
+        found = rules.standing.get(action.id)
+        if found is None:
+            found = rules.standing[action.id] = Standing(
+                action, rules.game, frozenset(a.kind for a in action.arrivals if a.piece is None),
+                [a for a in action.arrivals if a.piece is not None])
+        return found
+
+    def rules(self, kinds: frozenset[str | None]) -> tuple[str, ...]:
+        """The rules that decide a move bringing pieces of `kinds` (None: a piece whose
+        kind is not known), in the order a ruling lists them."""
+        found = self._by_kinds.get(kinds)
+        if found is None:
+            game, action = self.game, self.action
+            ids = [r for r in [action.rule] + [p.rule for p in action.params] +
+                   [r.rule for r in action.requires] if r]
+            ids += [f.rule for f in game.forbids if f.rule and (
+                f.decl.kind == "piece" or None in kinds
+                or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
+                and (not f.actions or action.id in f.actions)]
+            found = self._by_kinds[kinds] = tuple(ids)
+        return found

@@ -27,7 +27,7 @@ from compiler.engine.effects import Consequence, drain
 from compiler.engine.evaluate import ChanceError, Env, RuleError
 from compiler.engine.game import Game
 from compiler.engine.notation import ListedMoves, Move, Notation, NotationError, NotThere
-from compiler.engine.performed import Performed, Recorded
+from compiler.engine.performed import Performed, Recorded, Standing
 from compiler.engine.ruling import Breach, Effect, MoveRuling, RuleCitation, Ruling, Situation
 from compiler.engine.state import STACKS, Grant, State
 from compiler.engine.turns import (
@@ -66,22 +66,28 @@ class Rules:
         self.notation = Notation(self.game)
         self.english = English(Vocabulary.of(ruleset))
         self._citations: dict[str, RuleCitation] = {}
+        # What every ruling of an action cites whatever the move, by action (made when
+        # first asked: engine/performed.py).
+        self.standing: dict[str, Standing] = {}
         self.page_of = links.rule_pages(ruleset)  # where each rule is in the rulebook
 
     def cite(self, rule_id: str | None) -> RuleCitation | None:
+        # Made once per rule or card: a ruling may cite dozens. Frozen: shared, never copied.
+        found = self._citations.get(rule_id)  # type: ignore[arg-type]
+        if found is not None:
+            return found
         if rule_id is not None and rule_id in self.game.cards.by_citation:
             card = self.game.cards.by_citation[rule_id]  # a card is cited like a rule
-            return RuleCitation(id=rule_id, number=card.number, title=card.title,
-                                url=links.card_url(self.ruleset.id, card.cited))
-        if rule_id is None or rule_id not in self.game.rules:
+            found = RuleCitation(id=rule_id, number=card.number, title=card.title,
+                                 url=links.card_url(self.ruleset.id, card.cited))
+        elif rule_id is None or rule_id not in self.game.rules:
             return None
-        found = self._citations.get(rule_id)
-        if found is None:  # made once per rule: a ruling may cite dozens
+        else:
             r = self.game.rules[rule_id]
-            found = self._citations[rule_id] = RuleCitation(
-                id=r.id, number=r.number, title=r.title,
-                url=links.rule_url(self.ruleset.id, self.page_of[r.id], r.id))
-        return found  # frozen: shared, never copied
+            found = RuleCitation(id=r.id, number=r.number, title=r.title,
+                                 url=links.rule_url(self.ruleset.id, self.page_of[r.id], r.id))
+        self._citations[rule_id] = found
+        return found
 
     def effect(self, c: Consequence) -> Effect:
         """A consequence as a ruling says it, with the rules it cites."""
