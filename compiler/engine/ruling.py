@@ -3,13 +3,17 @@
 A ruling says LEGAL or ILLEGAL, which rules decide it (each with its number,
 title and rulebook address), why a move is illegal, and for a legal move
 everything that follows from it, each consequence citing its rule.
+
+A list or a dict left out starts empty from a factory, not from a default `[]`: pydantic
+deep-copies a default value for every model made without it, and a game makes a ruling
+for every move (that copy was more than half the cost of making one).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 
 class RuleCitation(BaseModel):
@@ -31,16 +35,16 @@ class Breach(BaseModel):
     message: str
     detail: str | None = None
     # More specific rules the failing part of the rule lives in (a definition's rule).
-    also: list[RuleCitation] = []
+    also: list[RuleCitation] = Field(default_factory=list)
 
 
 class Effect(BaseModel):
     kind: str
     rule: RuleCitation | None
     text: str
-    data: dict[str, Any] = {}
+    data: dict[str, Any] = Field(default_factory=dict)
     # More specific rules that decided it: the rules of the definitions it used.
-    also: list[RuleCitation] = []
+    also: list[RuleCitation] = Field(default_factory=list)
 
 
 class Situation(BaseModel):
@@ -48,7 +52,7 @@ class Situation(BaseModel):
     player: str  # the seat that decides now
     step: str
     finished: bool = False
-    scores: dict[str, int] = {}
+    scores: dict[str, int] = Field(default_factory=dict)
     # In words: the deciding player's name, the step's title, and, when a choice
     # was granted out of turn, whose turn it is.
     player_name: str = ""
@@ -56,8 +60,8 @@ class Situation(BaseModel):
     turn_of: str | None = None
     # A choice everyone taking part makes at once (any of them may choose first): their
     # names, and those still to choose, in seat order; `every_player` when all take part.
-    at_once: list[str] = []
-    still_to_choose: list[str] = []
+    at_once: list[str] = Field(default_factory=list)
+    still_to_choose: list[str] = Field(default_factory=list)
     every_player: bool = False
 
     def said(self) -> str:
@@ -97,17 +101,17 @@ class MoveRuling(BaseModel):
     # The rule that declares the action tried: an illegal move is read as
     # "under 5.2 Moving a pawn, ILLEGAL because …".
     action_rule: RuleCitation | None = None
-    decided_by: list[RuleCitation] = []
-    breaches: list[Breach] = []
-    consequences: list[Effect] = []
+    decided_by: list[RuleCitation] = Field(default_factory=list)
+    breaches: list[Breach] = Field(default_factory=list)
+    consequences: list[Effect] = Field(default_factory=list)
     # The last outcomes after the move's `!` that were the table's, not the move's:
     # drawn once its turn was over (the deal at the start of the next round). A
     # record writes them as a decision of their own after the move (`! deck:…`).
-    table_chance: list[str] = []
+    table_chance: list[str] = Field(default_factory=list)
     # In a view: the others' hidden values (`blue.offer`) that what followed the move
     # turned on. The view cannot know them, so the consequences stop where the first was
     # read, and say so (engine/views.py); omitted when empty.
-    depends_on_unseen: list[str] = []
+    depends_on_unseen: list[str] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
     def _omit_unseen(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
