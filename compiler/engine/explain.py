@@ -94,6 +94,7 @@ class Explainer:
         self.vocab = Vocabulary.of(game.ruleset)
         self.en = English(self.vocab)
         self._fns: dict[int, tuple[Any, Fn]] = {}
+        self._may_decide: dict[str, bool] = {}  # by action (see `may_decide`)
 
     # ------------------------------------------------------------ entry points
 
@@ -127,6 +128,30 @@ class Explainer:
         return self.not_in(value, domain, ctx, type_)
 
     # -------------------------------------------------------------- values
+
+    def may_decide(self, action: Any) -> bool:
+        """Whether a definition can ever take effect in allowing a move of `action`
+        (`deciding`), read from the rules alone, once per action.
+
+        Only these name a rule as they are worked out: a definition that has a rule, a
+        card's value ability (the card's own body runs), and a team read from a teams
+        declaration that has one. Allowing a move works out the action's parameters,
+        requirements, and, if it brings pieces, where they arrive (read from all its
+        statements) and the prohibitions that may concern them, with the definitions all
+        these call; when none of those can name a rule, nothing can take effect, and the
+        move need not be worked out again to find that out."""
+        found = self._may_decide.get(action.id)
+        if found is None:
+            game, decl = self.game, action.decl
+            teams = game.teams_decl
+            read: list[Any] = [decl.params, decl.requires]
+            if action.arrivals:
+                read += [decl.effects, *(f.decl for f in game.forbids
+                                         if not f.actions or action.id in f.actions)]
+            found = bool(teams is not None and teams.rule) or \
+                _names_a_rule(read, game.expr.defines())
+            self._may_decide[action.id] = found
+        return found
 
     def fn(self, node: Any) -> Fn:
         found = self._fns.get(id(node))
@@ -815,6 +840,21 @@ def _element(coll: Any, value: Any) -> dict[str, Any]:
     return out
 
 
+def _names_a_rule(root: Any, defines: dict[str, Any], seen: frozenset[str] = frozenset()
+                  ) -> bool:
+    """Whether working out the IR under `root` may name a rule (see `may_decide`): it calls
+    a card's value ability, or a definition that has a rule or whose body may name one."""
+    for x in n.walk(root):
+        if isinstance(x, n.Call):
+            if x.ability:
+                return True
+            d = defines.get(x.func) if x.defined else None
+            if d is not None and x.func not in seen and (
+                    d.rule or _names_a_rule(d.expr, defines, seen | {x.func})):
+                return True
+    return False
+
+
 def deciding(game: Game, st: State, action: Any, values: dict[str, Any]) -> list[str]:
     """The rules of the definitions that took effect in allowing a legal move.
 
@@ -822,10 +862,13 @@ def deciding(game: Game, st: State, action: Any, values: dict[str, Any]) -> list
     that element, not for every other one), then the requirements and the
     prohibitions; a definition that came out true, non-zero or non-empty
     decided something (a skill that lets a ship fly farther, a piece that
-    counts as blocked) and its rule is cited.
+    counts as blocked) and its rule is cited. An action where no definition can
+    take effect (`Explainer.may_decide`) is not worked out again.
     """
     from compiler.engine.actions import forbidden
     ex = explainer(game)
+    if not ex.may_decide(action):
+        return []
     env = Env(game, st)
     env.memo = {}
     env.action = action.id
