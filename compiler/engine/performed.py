@@ -28,7 +28,6 @@ from compiler.engine.notation import Move
 from compiler.engine.ruling import Effect, MoveRuling, RuleCitation
 
 if TYPE_CHECKING:
-    from compiler.engine.game import Game
     from compiler.engine.position import Position, Rules
 
 
@@ -112,11 +111,7 @@ class Performed:
             checked = {}
             check(before.game, before.state, action, self.values, checked)
         decided = decided_by(before, action, self.source, self.values,
-                             [*(checked or ()), *self.held])
-        for rid in self.decided:
-            cited = rules.cite(rid)
-            if cited is not None and cited not in decided:
-                decided.append(cited)
+                             [*(checked or ()), *self.held, *self.decided])
         canonical = before.notation(
             Move(action.id if action is not None else "pass",
                  tuple(sorted(self.values.items())) if action is not None else (), self.chance))
@@ -140,37 +135,45 @@ def decided_by(pos: Position, action: CompiledAction | None, source: int,
                conditions: list[str] | tuple[str, ...] = ()) -> list[RuleCitation]:
     """The rules that decided a move at `pos`, most general first: the step, the grant,
     the action and its parameters and requirements, the prohibitions that could have
-    stopped it, the definitions that took effect, the conditions that held."""
+    stopped it, the definitions that took effect, then `conditions` (the rules of the
+    conditions that held, and of what took effect as the move was carried out); each
+    cited once, where it first comes."""
     game, st, rules = pos.game, pos.state, pos.rules
-    ids: list[str] = []
+    head: tuple[str, ...] = ()
     step = game.steps[st.turn.step]
     if step.rule and st.turn.phase == "step":  # after the steps, the step decides nothing
-        ids.append(step.rule)
-    if action is not None:
-        if source >= 0 and st.turn.grants[source].rule:
-            ids.append(st.turn.grants[source].rule)  # type: ignore[arg-type]
-        standing = Standing.of(rules, action)
-        kinds = standing.kinds
-        if standing.moved:
-            # The piece moved is known: only prohibitions on its kind decided the move.
-            found = set(kinds)
-            env = Env(game, st)
-            env.vars = dict(values or {})
-            for a in standing.moved:
-                try:  # an arrival in a branch not taken names no piece
-                    if a.when is not None and not a.when(env):
-                        continue
-                    pid = a.piece(env)  # type: ignore[misc]
-                except RuleError:
+        head = (step.rule,)
+    if action is None:
+        return _cite_new(rules, [*head, *conditions], [], set())
+    if source >= 0 and st.turn.grants[source].rule:
+        head += (st.turn.grants[source].rule,)  # type: ignore[operator]
+    standing = Standing.of(rules, action)
+    kinds = standing.kinds
+    if standing.moved:
+        # The piece moved is known: only prohibitions on its kind decided the move.
+        found = set(kinds)
+        env = Env(game, st)
+        env.vars = dict(values or {})
+        for a in standing.moved:
+            try:  # an arrival in a branch not taken names no piece
+                if a.when is not None and not a.when(env):
                     continue
-                found.add(st.pieces[pid].kind if pid in st.pieces else None)
-            kinds = frozenset(found)
-        ids += standing.rules(kinds)
-        # The definitions that took effect here (a skill that applies, a piece
-        # that counts as blocked) name the most specific rules of all.
-        ids += deciding(game, st, action, values or {})
-    ids += conditions
-    out, seen = [], set()
+                pid = a.piece(env)  # type: ignore[misc]
+            except RuleError:
+                continue
+            found.add(st.pieces[pid].kind if pid in st.pieces else None)
+        kinds = frozenset(found)
+    cited, seen = standing.cited(head, kinds)
+    # The definitions that took effect here (a skill that applies, a piece
+    # that counts as blocked) name the most specific rules of all.
+    more = [*deciding(game, st, action, values or {}), *conditions]
+    return _cite_new(rules, more, list(cited), set(seen)) if more else list(cited)
+
+
+def _cite_new(rules: Rules, ids: list[str], out: list[RuleCitation], seen: set[str]
+              ) -> list[RuleCitation]:
+    """`out` with the citation of each rule of `ids` not `seen` yet (which it notes), in
+    order (a rule that cannot be cited is skipped)."""
     cite = rules.cite
     for rid in ids:
         if rid not in seen:
@@ -186,13 +189,16 @@ class Standing:
     """What every ruling of one action cites whatever the move: the action's rule, its
     parameters' and requirements', and the prohibitions that could have stopped a piece of
     the kinds it brings. All fixed once the ruleset is compiled, so worked out once per
-    action (`Standing.of`), not per ruling."""
+    action (`Standing.of`), and cited once per step and grant it is taken in, not per
+    ruling."""
 
     action: CompiledAction
-    game: Game
+    rules: Rules
     kinds: frozenset[str | None]  # of the pieces it brings that are not on the table yet
     moved: list[Arrival]  # its arrivals of a piece on the table: only the move says its kind
     _by_kinds: dict[frozenset[str | None], tuple[str, ...]] = field(default_factory=dict)
+    _cited: dict[tuple[tuple[str, ...], frozenset[str | None]],
+                 tuple[tuple[RuleCitation, ...], frozenset[str]]] = field(default_factory=dict)
 
     @staticmethod
     def of(rules: Rules, action: CompiledAction) -> Standing:
@@ -200,16 +206,16 @@ class Standing:
         found = rules.standing.get(action.id)
         if found is None:
             found = rules.standing[action.id] = Standing(
-                action, rules.game, frozenset(a.kind for a in action.arrivals if a.piece is None),
+                action, rules, frozenset(a.kind for a in action.arrivals if a.piece is None),
                 [a for a in action.arrivals if a.piece is not None])
         return found
 
-    def rules(self, kinds: frozenset[str | None]) -> tuple[str, ...]:
+    def ids(self, kinds: frozenset[str | None]) -> tuple[str, ...]:
         """The rules that decide a move bringing pieces of `kinds` (None: a piece whose
         kind is not known), in the order a ruling lists them."""
         found = self._by_kinds.get(kinds)
         if found is None:
-            game, action = self.game, self.action
+            game, action = self.rules.game, self.action
             ids = [r for r in [action.rule] + [p.rule for p in action.params] +
                    [r.rule for r in action.requires] if r]
             ids += [f.rule for f in game.forbids if f.rule and (
@@ -217,4 +223,16 @@ class Standing:
                 or any(game.is_a(k, f.decl.kind) for k in kinds if k is not None))
                 and (not f.actions or action.id in f.actions)]
             found = self._by_kinds[kinds] = tuple(ids)
+        return found
+
+    def cited(self, head: tuple[str, ...], kinds: frozenset[str | None]
+              ) -> tuple[tuple[RuleCitation, ...], frozenset[str]]:
+        """The citations of the rules `head` (the step's, the grant's) then `ids(kinds)`,
+        each once, with the rules they cover (a rule cited is not cited again after)."""
+        key = (head, kinds)
+        found = self._cited.get(key)
+        if found is None:
+            seen: set[str] = set()
+            out = _cite_new(self.rules, [*head, *self.ids(kinds)], [], seen)
+            found = self._cited[key] = (tuple(out), frozenset(seen))
         return found
