@@ -3,10 +3,13 @@
 A ruling cites the definitions that took effect in allowing a move (`deciding`); working
 that out means working the move out again. In Trian Deluxe, laying a tile or researching
 calls no definition that has a rule of its own, so nothing can take effect there and a
-ruling does not look; sending an emissary can be stopped by the Exmitter's field (a
-prohibition reading `in_field`, a definition of its own rule), so a ruling looks. Over
-seeded games, every move of an action found silent would have been found to decide
-nothing had it been worked out again.
+ruling does not look. Sending an emissary is forbidden `when in_field(s.tile)` (the
+Exmitter's field, a definition of its own rule): where the move is allowed that came out
+false, and took no effect either. In Trian Conquest, launching a Corvette is forbidden
+when `count(corvette where in_space(it, s.area)) > 0`: `in_space` may hold of a Corvette
+elsewhere even where the launch is allowed, so a ruling looks. Over seeded games, every
+move of an action found silent would have been found to decide nothing had it been
+worked out again.
 """
 
 import pytest
@@ -18,20 +21,17 @@ from compiler.engine.random_play import random_game
 from compiler.load import load_ruleset
 
 
-@pytest.fixture(scope="module")
-def deluxe() -> Rules:
-    return Rules(load_ruleset("trian_deluxe"))
-
-
-@pytest.mark.parametrize(("action", "may"), [
-    ("lay_tile", False), ("research", False), ("send_emissary", True)])
-def test_an_action_may_be_decided_by_a_definition_only_if_it_reaches_one(
-        deluxe: Rules, action: str, may: bool) -> None:
-    game = deluxe.game
+@pytest.mark.parametrize(("ruleset", "action", "may"), [
+    ("trian_deluxe", "lay_tile", False), ("trian_deluxe", "research", False),
+    ("trian_deluxe", "send_emissary", False), ("trian_conquest", "launch_corvette", True)])
+def test_an_action_may_be_decided_by_a_definition_only_if_one_can_take_effect(
+        ruleset: str, action: str, may: bool) -> None:
+    game = Rules(load_ruleset(ruleset)).game
     assert explainer(game).may_decide(game.actions[action]) is may
 
 
-@pytest.mark.parametrize("ruleset", ["trian_deluxe", "trian_new_order", "among_the_stars"])
+@pytest.mark.parametrize("ruleset", ["trian_deluxe", "trian_conquest", "trian_new_order",
+                                     "among_the_stars"])
 def test_a_silent_action_decides_nothing_when_worked_out_again(
         ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = Rules(load_ruleset(ruleset))

@@ -133,23 +133,33 @@ class Explainer:
         """Whether a definition can ever take effect in allowing a move of `action`
         (`deciding`), read from the rules alone, once per action.
 
-        Only these name a rule as they are worked out: a definition that has a rule, a
-        card's value ability (the card's own body runs), and a team read from a teams
-        declaration that has one. Allowing a move works out the action's parameters,
-        requirements, and, if it brings pieces, where they arrive (read from all its
-        statements) and the prohibitions that may concern them, with the definitions all
-        these call; when none of those can name a rule, nothing can take effect, and the
-        move need not be worked out again to find that out."""
+        Only these name a rule as they are worked out: a definition that has a rule (when
+        it comes out true, non-zero or non-empty), a card's value ability (the card's own
+        body runs), and a team read from a teams declaration that has one. Allowing a move
+        works out the action's parameters and requirements, and, if it brings pieces,
+        where they arrive (read from all its statements) and the prohibitions that may
+        concern pieces of their kinds (all the action's, for a piece already on the table),
+        with the definitions all these call. A prohibition holds against no move that is
+        allowed: its condition came out false there (`_names_a_rule_if_false`). When none
+        of those can name a rule, nothing can take effect, and the move need not be worked
+        out again to find that out."""
         found = self._may_decide.get(action.id)
         if found is None:
             game, decl = self.game, action.decl
+            defines = game.expr.defines()
             teams = game.teams_decl
             read: list[Any] = [decl.params, decl.requires]
+            forbids: list[Any] = []
             if action.arrivals:
-                read += [decl.effects, *(f.decl for f in game.forbids
-                                         if not f.actions or action.id in f.actions)]
-            found = bool(teams is not None and teams.rule) or \
-                _names_a_rule(read, game.expr.defines())
+                read.append(decl.effects)
+                kinds = {a.kind or "" for a in action.arrivals if a.piece is None}
+                moved = any(a.piece is not None for a in action.arrivals)
+                forbids = [f.decl.cond for f in game.forbids
+                           if (not f.actions or action.id in f.actions) and (
+                               moved or f.decl.kind == "piece"
+                               or any(game.is_a(k, f.decl.kind) for k in kinds))]
+            found = bool(teams is not None and teams.rule) or _names_a_rule(read, defines) \
+                or any(_names_a_rule_if_false(c, defines) for c in forbids)
             self._may_decide[action.id] = found
         return found
 
@@ -849,10 +859,25 @@ def _names_a_rule(root: Any, defines: dict[str, Any], seen: frozenset[str] = fro
             if x.ability:
                 return True
             d = defines.get(x.func) if x.defined else None
-            if d is not None and x.func not in seen and (
-                    d.rule or _names_a_rule(d.expr, defines, seen | {x.func})):
+            if d is not None and (d.rule or x.func not in seen and
+                                  _names_a_rule(d.expr, defines, seen | {x.func})):
                 return True
     return False
+
+
+def _names_a_rule_if_false(node: Any, defines: dict[str, Any],
+                           seen: frozenset[str] = frozenset()) -> bool:
+    """`_names_a_rule` for an expression that came out false (a prohibition's condition,
+    for a move it allows): a definition that came out false took no effect (only its
+    arguments and its body, false too, may have), and an `or` that came out false had
+    every item worked out, each false."""
+    if isinstance(node, n.Logic) and node.op == "or":
+        return any(_names_a_rule_if_false(i, defines, seen) for i in node.items)
+    if isinstance(node, n.Call) and node.defined and not node.ability and \
+            node.func in defines and node.func not in seen:
+        return _names_a_rule(node.args, defines, seen) or _names_a_rule_if_false(
+            defines[node.func].expr, defines, seen | {node.func})
+    return _names_a_rule(node, defines, seen)
 
 
 def deciding(game: Game, st: State, action: Any, values: dict[str, Any]) -> list[str]:
