@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +95,7 @@ class Explainer:
         self.vocab = Vocabulary.of(game.ruleset)
         self.en = English(self.vocab)
         self._fns: dict[int, tuple[Any, Fn]] = {}
-        self._may_decide: dict[str, bool] = {}  # by action (see `may_decide`)
+        self._may: dict[tuple[str, str], bool] = {}  # by action and what (`_may_name`)
 
     # ------------------------------------------------------------ entry points
 
@@ -131,23 +132,37 @@ class Explainer:
 
     def may_decide(self, action: Any) -> bool:
         """Whether a definition can ever take effect in allowing a move of `action`
-        (`deciding`), read from the rules alone, once per action.
+        (`deciding`): one that has a rule (when it comes out true, non-zero or non-empty),
+        a card's value ability (the card's own body runs), or a team read from a teams
+        declaration that has a rule (see `_may_name`)."""
+        teams = self.game.teams_decl
+        return bool(teams is not None and teams.rule) or \
+            self._may_name(action, "decide", lambda d: bool(d.rule))
 
-        Only these name a rule as they are worked out: a definition that has a rule (when
-        it comes out true, non-zero or non-empty), a card's value ability (the card's own
-        body runs), and a team read from a teams declaration that has one. Allowing a move
-        works out the action's parameters and requirements, and, if it brings pieces,
-        where they arrive (read from all its statements) and the prohibitions that may
-        concern pieces of their kinds (all the action's, for a piece already on the table),
-        with the definitions all these call. A prohibition holds against no move that is
-        allowed: its condition came out false there (`_names_a_rule_if_false`). When none
-        of those can name a rule, nothing can take effect, and the move need not be worked
-        out again to find that out."""
-        found = self._may_decide.get(action.id)
+    def may_cite(self, action: Any) -> bool:
+        """Whether a condition can ever hold in allowing a move of `action` (what a check
+        cites: `actions.check`): a definition that is a condition with a rule, or a card's
+        value ability (see `_may_name`)."""
+        conditions = self.game.conditions
+        return bool(conditions) and \
+            self._may_name(action, "cite", lambda d: bool(conditions.get(d.id)))
+
+    def _may_name(self, action: Any, what: str, names: Callable[[Any], bool]) -> bool:
+        """Whether allowing a move of `action` may work out a definition that `names` a
+        rule where it holds, read from the rules alone, once per action and `what`.
+
+        Allowing a move works out the action's parameters and requirements, and, if it
+        brings pieces, where they arrive (read from all its statements) and the
+        prohibitions that may concern pieces of their kinds (all the action's, for a piece
+        already on the table), with the definitions all these call. A prohibition holds
+        against no move that is allowed: its condition came out false there
+        (`_names_if_false`). When none of those can name a rule, none is named, and the
+        move need not be worked out again to find that out."""
+        key = (action.id, what)
+        found = self._may.get(key)
         if found is None:
             game, decl = self.game, action.decl
             defines = game.expr.defines()
-            teams = game.teams_decl
             read: list[Any] = [decl.params, decl.requires]
             forbids: list[Any] = []
             if action.arrivals:
@@ -158,9 +173,8 @@ class Explainer:
                            if (not f.actions or action.id in f.actions) and (
                                moved or f.decl.kind == "piece"
                                or any(game.is_a(k, f.decl.kind) for k in kinds))]
-            found = bool(teams is not None and teams.rule) or _names_a_rule(read, defines) \
-                or any(_names_a_rule_if_false(c, defines) for c in forbids)
-            self._may_decide[action.id] = found
+            found = self._may[key] = _names(read, defines, names) or \
+                any(_names_if_false(c, defines, names) for c in forbids)
         return found
 
     def fn(self, node: Any) -> Fn:
@@ -850,34 +864,34 @@ def _element(coll: Any, value: Any) -> dict[str, Any]:
     return out
 
 
-def _names_a_rule(root: Any, defines: dict[str, Any], seen: frozenset[str] = frozenset()
-                  ) -> bool:
-    """Whether working out the IR under `root` may name a rule (see `may_decide`): it calls
-    a card's value ability, or a definition that has a rule or whose body may name one."""
+def _names(root: Any, defines: dict[str, Any], names: Callable[[Any], bool],
+           seen: frozenset[str] = frozenset()) -> bool:
+    """Whether working out the IR under `root` may name a rule (see `_may_name`): it calls
+    a card's value ability, or a definition that `names` one or whose body may."""
     for x in n.walk(root):
         if isinstance(x, n.Call):
             if x.ability:
                 return True
             d = defines.get(x.func) if x.defined else None
-            if d is not None and (d.rule or x.func not in seen and
-                                  _names_a_rule(d.expr, defines, seen | {x.func})):
+            if d is not None and (names(d) or x.func not in seen and
+                                  _names(d.expr, defines, names, seen | {x.func})):
                 return True
     return False
 
 
-def _names_a_rule_if_false(node: Any, defines: dict[str, Any],
-                           seen: frozenset[str] = frozenset()) -> bool:
-    """`_names_a_rule` for an expression that came out false (a prohibition's condition,
-    for a move it allows): a definition that came out false took no effect (only its
-    arguments and its body, false too, may have), and an `or` that came out false had
-    every item worked out, each false."""
+def _names_if_false(node: Any, defines: dict[str, Any], names: Callable[[Any], bool],
+                    seen: frozenset[str] = frozenset()) -> bool:
+    """`_names` for an expression that came out false (a prohibition's condition, for a
+    move it allows): a definition that came out false named no rule (only its arguments
+    and its body, false too, may have), and an `or` that came out false had every item
+    worked out, each false."""
     if isinstance(node, n.Logic) and node.op == "or":
-        return any(_names_a_rule_if_false(i, defines, seen) for i in node.items)
+        return any(_names_if_false(i, defines, names, seen) for i in node.items)
     if isinstance(node, n.Call) and node.defined and not node.ability and \
             node.func in defines and node.func not in seen:
-        return _names_a_rule(node.args, defines, seen) or _names_a_rule_if_false(
-            defines[node.func].expr, defines, seen | {node.func})
-    return _names_a_rule(node, defines, seen)
+        return _names(node.args, defines, names, seen) or _names_if_false(
+            defines[node.func].expr, defines, names, seen | {node.func})
+    return _names(node, defines, names, seen)
 
 
 def deciding(game: Game, st: State, action: Any, values: dict[str, Any]) -> list[str]:
@@ -887,13 +901,11 @@ def deciding(game: Game, st: State, action: Any, values: dict[str, Any]) -> list
     that element, not for every other one), then the requirements and the
     prohibitions; a definition that came out true, non-zero or non-empty
     decided something (a skill that lets a ship fly farther, a piece that
-    counts as blocked) and its rule is cited. An action where no definition can
-    take effect (`Explainer.may_decide`) is not worked out again.
+    counts as blocked) and its rule is cited. (None can where `Explainer.may_decide`
+    says so: a ruling does not ask then.)
     """
     from compiler.engine.actions import forbidden
     ex = explainer(game)
-    if not ex.may_decide(action):
-        return []
     env = Env(game, st)
     env.memo = {}
     env.action = action.id

@@ -17,13 +17,14 @@ the same move (a record replays a game the same way).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from compiler.engine.actions import Arrival, CompiledAction, check
 from compiler.engine.effects import Consequence
 from compiler.engine.evaluate import Env, RuleError
-from compiler.engine.explain import deciding
+from compiler.engine.explain import deciding, explainer
 from compiler.engine.notation import Move
 from compiler.engine.ruling import Effect, MoveRuling, RuleCitation
 
@@ -105,9 +106,9 @@ class Performed:
         before, action = self.before, self.action
         rules = before.rules
         checked = self.checked
-        if checked is None and action is not None and before.game.conditions:
-            # Listed as legal, so checked again only for the conditions that held: in a
-            # game that declares none, a check cites nothing (only a condition is cited).
+        if checked is None and action is not None and Standing.of(rules, action).cites:
+            # Listed as legal, so checked again only for the conditions that held: where
+            # none can (`Standing.cites`), a check cites nothing.
             checked = {}
             check(before.game, before.state, action, self.values, checked)
         decided = decided_by(before, action, self.source, self.values,
@@ -166,11 +167,12 @@ def decided_by(pos: Position, action: CompiledAction | None, source: int,
     cited, seen = standing.cited(head, kinds)
     # The definitions that took effect here (a skill that applies, a piece
     # that counts as blocked) name the most specific rules of all.
-    more = [*deciding(game, st, action, values or {}), *conditions]
+    more = [*deciding(game, st, action, values or {}), *conditions] if standing.decides \
+        else conditions
     return _cite_new(rules, more, list(cited), set(seen)) if more else list(cited)
 
 
-def _cite_new(rules: Rules, ids: list[str], out: list[RuleCitation], seen: set[str]
+def _cite_new(rules: Rules, ids: Iterable[str], out: list[RuleCitation], seen: set[str]
               ) -> list[RuleCitation]:
     """`out` with the citation of each rule of `ids` not `seen` yet (which it notes), in
     order (a rule that cannot be cited is skipped)."""
@@ -196,6 +198,11 @@ class Standing:
     rules: Rules
     kinds: frozenset[str | None]  # of the pieces it brings that are not on the table yet
     moved: list[Arrival]  # its arrivals of a piece on the table: only the move says its kind
+    # Whether a definition can take effect in allowing a move of it (`deciding`), and
+    # whether a condition can hold (what its check cites): else it is not worked out
+    # again to find none (see `Explainer.may_decide`).
+    decides: bool
+    cites: bool
     _by_kinds: dict[frozenset[str | None], tuple[str, ...]] = field(default_factory=dict)
     _cited: dict[tuple[tuple[str, ...], frozenset[str | None]],
                  tuple[tuple[RuleCitation, ...], frozenset[str]]] = field(default_factory=dict)
@@ -205,9 +212,11 @@ class Standing:
         """`action`'s, made at its first ruling and kept on `rules.standing`."""
         found = rules.standing.get(action.id)
         if found is None:
+            ex = explainer(rules.game)
             found = rules.standing[action.id] = Standing(
                 action, rules, frozenset(a.kind for a in action.arrivals if a.piece is None),
-                [a for a in action.arrivals if a.piece is not None])
+                [a for a in action.arrivals if a.piece is not None],
+                ex.may_decide(action), ex.may_cite(action))
         return found
 
     def ids(self, kinds: frozenset[str | None]) -> tuple[str, ...]:
