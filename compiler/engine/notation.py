@@ -184,6 +184,17 @@ def template(action: CompiledAction) -> str:
     return " ".join([action.id] + [f"{{{p.name}}}" for p in action.params])
 
 
+def _written(template: str) -> list[tuple[list[str], list[str]]]:
+    """A notation template split once, for writing moves: its parts in order, each with
+    the parameters it needs (an optional part `[…]` is left out when one is empty; the
+    others need none) and its pieces, text and parameter names by turns."""
+    parts = []
+    for i, part in enumerate(re.split(r"\[([^\]]*)\]", template)):
+        pieces = re.split(r"\{(\w+)\}", part)
+        parts.append((pieces[1::2] if i % 2 else [], pieces))
+    return parts
+
+
 class Notation:
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -199,8 +210,10 @@ class Notation:
                 "area": rf"{board_cell}:{NAME}",
                 "piece": rf"[A-Za-z_][A-Za-z0-9_]*@{board_cell}:{NAME}"})
         self.regexes: dict[str, re.Pattern[str]] = {}
+        self.written: dict[str, list[tuple[list[str], list[str]]]] = {}
         for a in game.actions.values():
             self.regexes[a.id] = self._regex(a)
+            self.written[a.id] = _written(template(a))
 
     def _regex(self, action: CompiledAction) -> re.Pattern[str]:
         out = []
@@ -283,18 +296,14 @@ class Notation:
         types = {p.name: p.type for p in action.params}
 
         actor = move.seat if move.seat is not None else st.turn.actor
-
-        def show(m: re.Match[str]) -> str:
-            name = m.group(1)
-            return self.show(st, values.get(name), types.get(name, "str"), actor)
-
-        def optional(m: re.Match[str]) -> str:
-            named = re.findall(r"\{(\w+)\}", m.group(1))
-            if any(values.get(x) in (None, (), []) for x in named):
-                return ""
-            return re.sub(r"\{(\w+)\}", show, m.group(1))
-        text = re.sub(r"\[([^\]]*)\]", optional, template(action))
-        return re.sub(r"\{(\w+)\}", show, text)
+        out: list[str] = []
+        for needs, pieces in self.written[move.action]:
+            if any(values.get(x) in (None, (), []) for x in needs):
+                continue  # an optional part whose parameter is empty is left out
+            for i, piece in enumerate(pieces):  # text, a parameter's name, text, …
+                out.append(self.show(st, values.get(piece), types.get(piece, "str"), actor)
+                           if i % 2 else piece)
+        return "".join(out)
 
     def show(self, st: State, v: Any, t: str, actor: int | None = None) -> str:
         """One parameter's value in words; a cell on `actor`'s own board without its seat."""
