@@ -95,10 +95,31 @@ def compile_errors(tmp_path: Path, **files: str) -> list:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rulebook built once for the session (strict: a warning fails the build)."""
+    """The rulebook built once for the session (strict: a warning fails the build), and
+    beside it (`markdown`) the Markdown it was built from."""
+    from mkdocs.config import load_config
+
+    from compiler.load import REPO_ROOT
     from compiler.rulebook.build import build_site
 
-    return build_site(strict=True, site_dir=tmp_path_factory.mktemp("site"))
+    root = tmp_path_factory.mktemp("rulebook")
+    built = build_site(strict=True, site_dir=root / "site")
+    # Kept as this build wrote it: a later build of one book (`--only`) writes the same folder.
+    docs = load_config(config_file=str(REPO_ROOT / "mkdocs.yml")).docs_dir
+    shutil.copytree(docs, root / "markdown", ignore=_not_markdown)
+    return built
+
+
+def _not_markdown(folder: str, names: list[str]) -> list[str]:
+    return [name for name in names if not name.endswith(".md") and
+            not os.path.isdir(os.path.join(folder, name))]
+
+
+@pytest.fixture(scope="session")
+def markdown(site: Path) -> Path:
+    """The folder of Markdown the session's rulebook was built from: every page as generated
+    from the rules, and the guides written beside them."""
+    return site.parent / "markdown"
 
 
 # In a built page: a script or style element (its text is not markup), else a start tag

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.load import REPO_ROOT, load_ruleset_dir, ruleset_dirs
+from compiler.load import load_ruleset_dir, ruleset_dirs
 from tests.test_reading_aloud import Leaks
 
 pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
@@ -123,15 +123,6 @@ def test_a_cards_printed_properties_are_said_in_words(pages: dict[str, str]) -> 
 
 
 # ------------------------------------------------ the Markdown, before it is a page
-
-
-@pytest.fixture(scope="module")
-def markdown(site: Path) -> Path:
-    """The folder of Markdown the session's build wrote (conftest's `site`): every page as
-    generated from the rules, and the guides written beside them."""
-    from mkdocs.config import load_config
-
-    return Path(load_config(config_file=str(REPO_ROOT / "mkdocs.yml")).docs_dir)
 
 
 def _prose(markdown: str) -> str:
