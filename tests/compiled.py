@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from pathlib import Path
 
 from compiler.diagnostics import Diagnostic, SourceMap
 from compiler.engine.position import Rules
 from compiler.ir import model as m
-from compiler.load import load_files, ruleset_dirs
+from compiler.load import RULES_DIR, load_files, load_ruleset, ruleset_dirs
 
 # Each ruleset handed out, by name: its fingerprint when it was compiled.
 _FINGERPRINTS: dict[str, str] = {}
@@ -53,6 +54,14 @@ def ruleset(name: str) -> m.Ruleset:
 def rules(name: str) -> Rules:
     """`Rules` of the ruleset `rules/<name>`: its game, notation and English. Shared."""
     return Rules(ruleset(name))
+
+
+def rules_at(folder: Path) -> Rules:
+    """`Rules` of the ruleset in `folder`: shared when it is one of `rules/`; a test's own
+    (a fixture under `tests/`, a folder it wrote) compiled afresh, as the test wrote it."""
+    if folder.resolve().parent == RULES_DIR:
+        return rules(folder.name)
+    return Rules(load_ruleset(folder))
 
 
 def changed() -> list[str]:

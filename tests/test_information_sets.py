@@ -46,14 +46,7 @@ def hiding() -> list[Path]:
     declares = re.compile(r"^\s*zone\s", re.M)
     return [p for p in every_ruleset()
             if any(declares.search(f.read_text(encoding="utf-8")) for f in p.glob("*.rules"))
-            and hides_anything(rules_of(p).game)]
-
-
-def rules_of(folder: Path) -> Rules:
-    """A ruleset's `Rules`: one of `rules/` shared (tests/compiled.py), a test's own fresh."""
-    if folder.parent == ROOT / "rules":
-        return compiled.rules(folder.name)
-    return Rules(load_ruleset(folder))
+            and hides_anything(compiled.rules_at(p).game)]
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +86,7 @@ def test_there_are_card_games_that_hide_cards_to_check() -> None:
 
 @pytest.mark.parametrize("path", hiding(), ids=lambda p: p.name)
 def test_every_decision_can_be_made_from_what_the_decider_sees(path: Path) -> None:
-    base = rules_of(path)
+    base = compiled.rules_at(path)
     rs = base.ruleset
     decisions = 0
     for players in range(rs.players_min, min(rs.players_max, 4) + 1):
