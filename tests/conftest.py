@@ -1,5 +1,5 @@
-"""Shared fixtures: the Deluxe ruleset, compiled once per test process (`tests/compiled.py`,
-whose shared rulesets the session checks were left unchanged); the built rulebook
+"""Shared fixtures: the Deluxe ruleset, compiled once per test process (`tests/compiled.py`;
+the session ends by checking that no test changed what it shares); the built rulebook
 (built once per session: ~40 s, so every test that reads it joins one xdist group,
 "rulebook"); that site served as plain files, as any web host would; the judge served over
 HTTP and a Chromium to look at them. And how the session keeps its garbage collector from
