@@ -1,4 +1,5 @@
-"""Shared fixtures: the Deluxe ruleset, compiled once per test session; the built rulebook
+"""Shared fixtures: the Deluxe ruleset, compiled once per test process (`tests/compiled.py`;
+the session ends by checking that no test changed what it shares); the built rulebook
 (built once per session: ~40 s, so every test that reads it joins one xdist group,
 "rulebook"); that site served as plain files, as any web host would; the judge served over
 HTTP and a Chromium to look at them. And how the session keeps its garbage collector from
@@ -25,13 +26,17 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.engine.position import Rules
 from compiler.ir import model as m
-from compiler.load import RULES_DIR, load_files, load_ruleset
+from compiler.load import RULES_DIR, load_files
+from tests import compiled
 
 DELUXE = RULES_DIR / "trian_deluxe"
 
 # Tests between two settlings of what the session holds (see `pytest_runtest_teardown`).
 SETTLE_EVERY = 50
 _tests_run = 0
+# Set (to anything), the shared rulesets are checked after every test, not only at the end:
+# slower (~0.1 s a test), but the first test failing is the one that changed a ruleset.
+CHECK_SHARED_EACH = "RULEBOOK_CHECK_SHARED"
 
 
 @pytest.hookimpl(wrapper=True)  # before xdist's own hook, which reads the groups
@@ -56,9 +61,11 @@ def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
             "together (see the pins of the test extra in pyproject.toml)")
 
 
+@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     """Every `SETTLE_EVERY` tests, what is still alive is collected once and then left out of
-    later collections (`gc.freeze`).
+    later collections (`gc.freeze`). With RULEBOOK_CHECK_SHARED set, the shared rulesets
+    are checked after each test.
 
     A worker holds dozens of compiled rulesets and built pages for the rest of the session
     (caches, session fixtures): hundreds of thousands of objects, which every full collection
@@ -70,16 +77,38 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
     if _tests_run % SETTLE_EVERY == 0:
         gc.collect()
         gc.freeze()
+    if os.environ.get(CHECK_SHARED_EACH):
+        _fail_if_shared_changed()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_rulesets_unchanged() -> Iterator[None]:
+    """When the session ends (on every xdist worker), each ruleset `tests/compiled.py`
+    handed out is still what it compiled: a test that changed one fails the session here,
+    rather than every later test reading the change unnoticed."""
+    yield
+    _fail_if_shared_changed()
+
+
+def _fail_if_shared_changed() -> None:
+    if changed := compiled.changed():
+        pytest.fail(f"a test changed the shared ruleset(s) {', '.join(changed)} of "
+                    f"tests/compiled.py, which tests must only read: that test must compile "
+                    f"its own (load_ruleset) or change a copy (model_copy(deep=True)). Seen "
+                    f"when the session ended; {CHECK_SHARED_EACH}=1 checks after every test, "
+                    f"so the first to fail is the one", pytrace=False)
 
 
 @pytest.fixture(scope="session")
 def deluxe() -> m.Ruleset:
-    return load_ruleset(DELUXE)
+    """The Deluxe ruleset, shared (see `tests/compiled.py`): read it, never change it."""
+    return compiled.ruleset(DELUXE.name)
 
 
 @pytest.fixture(scope="session")
-def rules(deluxe: m.Ruleset) -> Rules:
-    return Rules(deluxe)
+def rules() -> Rules:
+    """The Deluxe ruleset's `Rules`, shared (see `tests/compiled.py`)."""
+    return compiled.rules(DELUXE.name)
 
 
 def compile_errors(tmp_path: Path, **files: str) -> list:

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from compiler.diagnostics import CompileError, Diagnostic
+from tests import compiled
 
 FUZZ = os.environ.get("RULEBOOK_FUZZ", "") not in ("", "0")
 SCALE = int(os.environ.get("RULEBOOK_FUZZ_SCALE", "10"))
@@ -139,15 +140,7 @@ def compile_error_is_located(e: CompileError, files: set[str] | None = None) -> 
     assert len(str(e)) < 2_000_000, "every diagnostic together is too long to print"
 
 
-# ------------------------------------------------------------ compiled rules
-
-
-@functools.lru_cache(maxsize=None)
-def compiled(name: str) -> Any:
-    """A ruleset's `Rules`, compiled once per test process."""
-    from compiler.engine.position import Rules
-    from compiler.load import load_ruleset
-    return Rules(load_ruleset(name))
+# ------------------------------------------------------------ parsed files
 
 
 @functools.lru_cache(maxsize=None)
@@ -180,7 +173,7 @@ def played(name: str, seed: int, decisions: int) -> Any:
     from dataclasses import replace
 
     from compiler.engine.records import History
-    rules = compiled(name)
+    rules = compiled.rules(name)
     rs = rules.ruleset
     players = rs.players_min + seed % (rs.players_max - rs.players_min + 1)
     pos = rules.start(players, seed=seed)

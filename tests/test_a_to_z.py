@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler.rulebook import a_to_z
 from compiler.rulebook.links import Index
+from tests import compiled
 from tests.conftest import built_page
 
 
 def _index(name: str) -> Index:
-    return Index.of(load_ruleset_dir(ruleset_dirs()[name]))
+    return Index.of(compiled.ruleset(name))
 
 
 def test_the_glossary_names_the_rulings_and_examples_about_a_term() -> None:
@@ -40,12 +40,12 @@ def test_no_glossary_names_a_place_twice(site: Path) -> None:
 
 
 def _lines(name: str) -> list[str]:
-    rs = load_ruleset_dir(ruleset_dirs()[name])
+    rs = compiled.ruleset(name)
     return a_to_z.page_lines(rs, Index.of(rs))
 
 
 def test_every_rule_and_term_is_under_its_letter() -> None:
-    rs = load_ruleset_dir(ruleset_dirs()["trian_deluxe"])
+    rs = compiled.ruleset("trian_deluxe")
     lines = _lines("trian_deluxe")
     listed = {line.split("**")[1] for line in lines if line.startswith("- **")}
     for r in rs.all_rules():

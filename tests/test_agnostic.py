@@ -13,7 +13,8 @@ import pytest
 
 from compiler.ir.english import declaration_readings
 from compiler.ir import model as m
-from compiler.load import REPO_ROOT, load_ruleset, ruleset_dirs
+from compiler.load import REPO_ROOT
+from tests import compiled
 
 WORDS = re.compile(r"emissar|nebul|corvette|rogue|mineral|credit|\btrian\b|planet|exmitter|"
                    r"teleport|extractor|outpost|starlight|galaxy|colony|colonies|warp|reactor|"
@@ -34,10 +35,10 @@ def english_readings(ruleset: m.Ruleset) -> list[tuple[str, str]]:
     return declaration_readings(ruleset)
 
 
-@pytest.mark.parametrize("name", sorted(ruleset_dirs()))
+@pytest.mark.parametrize("name", compiled.names())
 def test_every_declaration_reads_in_english(name: str) -> None:
     """No IR node renders as a stub: every condition and effect becomes a sentence."""
-    texts = [text for _, text in english_readings(load_ruleset(name))]
+    texts = [text for _, text in english_readings(compiled.ruleset(name))]
     assert texts
     for t in texts:
         assert t and "None" not in t and "{" not in t and "()" not in t, t

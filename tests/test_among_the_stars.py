@@ -17,12 +17,12 @@ from compiler.engine import zone_play
 from compiler.engine.formats import PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
 from compiler.kernel.boards import global_
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return Rules(load_ruleset("among_the_stars"))
+    return compiled.rules("among_the_stars")
 
 
 def printed(rules: Rules, kind: str) -> Counter[str]:
@@ -96,7 +96,7 @@ def test_every_card_the_source_names_is_in_the_catalogue(rules: Rules) -> None:
 def test_a_position_just_after_set_up_is_one_a_table_can_show(ruleset: str, players: int) -> None:
     """The main reactors are laid during set-up, which is nobody's turn: the first turn
     starts with no card "laid this turn", so its position file loads again."""
-    rules = Rules(load_ruleset(ruleset))
+    rules = compiled.rules(ruleset)
     pos = rules.start(players, seed=3)
     assert pos.state.turn.placed is None and not pos.state.turn.pending
     model = from_state(rules, pos.state)

@@ -16,13 +16,13 @@ import random
 import pytest
 
 from compiler.engine import zone_play
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import Position
 from compiler.kernel.boards import board_of, local
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 def played_out(name: str, players: int, seed: int = 3) -> Position:
-    rules = Rules(load_ruleset(name))
+    rules = compiled.rules(name)
     pos = rules.start(players, seed=seed)
     rng = random.Random(seed)
     while not pos.finished:
@@ -70,7 +70,7 @@ def test_a_position_in_the_aggressive_first_year_has_six_turns_and_a_later_year_
     == 1 then 6 else 7`), not for whatever round the empty state had before."""
     from compiler.engine.formats import position_from_model
     from compiler.engine.scenario import model_from_facts
-    rules = Rules(load_ruleset("among_the_stars_aggressive"))
+    rules = compiled.rules("among_the_stars_aggressive")
     examples = {e.id: e for e in rules.ruleset.examples}
     first = position_from_model(rules, model_from_facts(
         rules, examples["aggressive_conflicts_join_the_deck"].given))

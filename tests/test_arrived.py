@@ -13,12 +13,12 @@ import pytest
 from compiler.engine.formats import PositionError, PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
 from compiler.engine.scenario import run_example
-from compiler.load import RULES_DIR, load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def new_order() -> Rules:
-    return Rules(load_ruleset(RULES_DIR / "trian_new_order"))
+    return compiled.rules("trian_new_order")
 
 
 def after_the_flight(rules: Rules) -> Position:

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from compiler.load import ruleset_dirs
 from compiler import links
 from compiler.rulebook import search
+from tests import compiled
 from tests.conftest import built_page
 
 pytestmark = pytest.mark.xdist_group("rulebook")
@@ -48,7 +49,7 @@ def test_the_site_index_keeps_the_pages_outside_the_books_and_names_each_book(si
 
 
 def test_every_worked_example_is_found_by_its_id_where_it_is_shown(site: Path) -> None:
-    rs = load_ruleset_dir(ruleset_dirs()["trian_deluxe"])
+    rs = compiled.ruleset("trian_deluxe")
     docs = {d["title"].split(" · ")[0]: d for d in _docs(site / "trian-deluxe" / search.BOOK_INDEX)}
     for ex in rs.examples:
         assert ex.number in docs, ex.number

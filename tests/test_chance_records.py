@@ -23,6 +23,7 @@ from compiler.engine.records import (
 )
 from compiler.engine.scenario import run_example
 from compiler.load import load_files, load_ruleset
+from tests import compiled
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RULESETS = Path(__file__).parent / "rulesets"
@@ -292,7 +293,7 @@ def test_an_example_from_the_set_up_says_nothing_of_turns_or_tiles(tmp_path: Pat
 
 
 def test_galaxy_of_trian_records_keep_their_chance_on_the_moves() -> None:
-    rules = Rules(load_ruleset("trian_new_order"))
+    rules = compiled.rules("trian_new_order")
     final, history = random_game(rules, 2, seed=11)
     text = write_record(history, final)
     assert "[Setup" not in text and "[Stacks" in text
@@ -335,7 +336,7 @@ def test_an_example_from_the_set_up_says_so_in_the_book(years: Rules) -> None:
 
 def test_a_tile_game_without_shuffles_keeps_its_page() -> None:
     from compiler.rulebook.pages import RulesetPages
-    deluxe = Rules(load_ruleset("trian_deluxe"))
+    deluxe = compiled.rules("trian_deluxe")
     text = RulesetPages(deluxe, {}).formats_page().text
     assert "### Chance outside moves" not in text
     assert "A record must say how the tiles lie (`Stacks`) or the seed" in text

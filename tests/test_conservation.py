@@ -26,7 +26,7 @@ from compiler.engine import conservation, zone_json, zone_play, zones
 from compiler.engine.formats import PositionError, PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
 from compiler.engine.random_play import random_game
-from compiler.load import load_ruleset
+from tests import compiled
 
 # (ruleset, players, seed): one short game of each kind keeps the suite quick.
 GAMES = [("among_the_stars_two", 2, 1), ("among_the_stars", 3, 2), ("among_the_stars", 4, 3)]
@@ -38,7 +38,7 @@ def played() -> dict[tuple[str, int, int], tuple[Rules, list[Position]]]:
     """Each game of GAMES played at random to its end: every position it went through."""
     out = {}
     for name, players, seed in GAMES:
-        rules = Rules(load_ruleset(name))
+        rules = compiled.rules(name)
         final, history = random_game(rules, players, seed)
         assert final.finished
         out[(name, players, seed)] = (rules, [p for _, p, _ in history.moves] + [final])
@@ -115,7 +115,7 @@ def test_a_position_of_the_game_and_each_players_view_read_back_as_whole_tables(
 def year_one(players: int) -> tuple[Rules, dict]:
     """The position file of a game of Among the Stars in the first turn of year 1, once
     the first player has chosen a card."""
-    rules = Rules(load_ruleset("among_the_stars"))
+    rules = compiled.rules("among_the_stars")
     pos = rules.start(players, seed=4)
     pos = pos.apply(pos.legal_moves()[0])
     return rules, json.loads(from_state(pos.rules, pos.state).model_dump_json())
@@ -175,7 +175,7 @@ def test_the_command_line_refuses_a_table_that_lost_cards_in_words(tmp_path: Pat
 def test_the_table_as_the_set_up_leaves_it_reads_back(name: str, players: int) -> None:
     """Before the first turn every card is where the set-up put it: the position written
     then is a whole table."""
-    rules = Rules(load_ruleset(name))
+    rules = compiled.rules(name)
     pos = rules.start(players, seed=6)
     written = from_state(pos.rules, pos.state)
     assert written.turn.placed is None

@@ -14,12 +14,12 @@ import pytest
 
 from compiler.engine.position import Rules
 from compiler.engine.random_play import random_game
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return Rules(load_ruleset("among_the_stars"))
+    return compiled.rules("among_the_stars")
 
 
 @pytest.fixture(scope="module")

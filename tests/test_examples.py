@@ -11,20 +11,11 @@ import pytest
 
 from compiler.engine.position import Rules
 from compiler.engine.scenario import run_example
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests import compiled
+from tests.compiled import rules as rules_for
 
-CASES = []
-for _name, _path in ruleset_dirs().items():
-    _rs = load_ruleset_dir(_path)
-    CASES += [pytest.param(_name, ex.id, id=f"{_name}:{ex.number}:{ex.id}") for ex in _rs.examples]
-
-_RULES: dict[str, Rules] = {}
-
-
-def rules_for(name: str) -> Rules:
-    if name not in _RULES:
-        _RULES[name] = Rules(load_ruleset_dir(ruleset_dirs()[name]))
-    return _RULES[name]
+CASES = [pytest.param(name, ex.id, id=f"{name}:{ex.number}:{ex.id}")
+         for name in compiled.names() for ex in compiled.ruleset(name).examples]
 
 
 def assert_stated_and_verified(rules: Rules, expected: dict[str, list[tuple[str, str, int]]]
@@ -83,7 +74,7 @@ def test_every_numeric_example_of_the_expansion_is_reproduced() -> None:
     assert_stated_and_verified(rules, expected)
 
 
-@pytest.mark.parametrize("name", sorted(ruleset_dirs()))
+@pytest.mark.parametrize("name", compiled.names())
 def test_every_move_is_written_one_way_only(name: str) -> None:
     """No two actions' notations read the same text, so every record says what was played."""
     from compiler.engine.notation import notation_clashes

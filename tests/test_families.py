@@ -16,7 +16,8 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.engine.formats import from_state, position_from_model
 from compiler.engine.position import Position, Rules
-from compiler.load import load_files, load_ruleset
+from compiler.load import load_files
+from tests import compiled
 
 GAME = '''
 ruleset market {
@@ -160,7 +161,7 @@ def test_a_ruleset_borrows_the_tiles_of_another_without_becoming_its_variant(
     text = GAME.replace('    chapters main\n', '    tiles from trian_deluxe\n    chapters main\n')
     text = text.replace("use tiles base", "use tiles base")
     rules = compile_game(tmp_path, text)
-    deluxe = load_ruleset("trian_deluxe")
+    deluxe = compiled.ruleset("trian_deluxe")
     ids = {t.id for t in rules.ruleset.tilesets}
     assert ids == {t.id for t in deluxe.tilesets}  # its own `base` wins over the lender's
     assert rules.ruleset.extends is None and rules.ruleset.changes == []

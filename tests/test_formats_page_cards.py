@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 
-from compiler.engine.position import Rules
 from compiler.engine.scenario import run_example
-from compiler.load import load_ruleset
 from compiler.rulebook.pages import RulesetPages, compact_json
+from tests import compiled
 
 
 def test_compact_json_reads_back_the_same_and_runs_a_pile_along_the_line() -> None:
@@ -26,7 +25,7 @@ def test_compact_json_reads_back_the_same_and_runs_a_pile_along_the_line() -> No
 
 
 def test_a_card_game_page_names_cards_boards_and_faces_down() -> None:
-    rules = Rules(load_ruleset("among_the_stars"))
+    rules = compiled.rules("among_the_stars")
     text = RulesetPages(rules, {}).formats_page().text
     first = rules.ruleset.cards()[0].id
     assert f"- card: a card id from the catalogue, e.g. `{first}`" in text
@@ -37,7 +36,7 @@ def test_a_card_game_page_names_cards_boards_and_faces_down() -> None:
 
 
 def test_a_card_game_page_shows_the_richest_example_table_as_a_sample() -> None:
-    rules = Rules(load_ruleset("among_the_stars"))
+    rules = compiled.rules("among_the_stars")
     dealt = next(e for e in rules.ruleset.examples if e.id == "deck_three_players")
     text = RulesetPages(rules, {dealt.id: run_example(rules, dealt)}).formats_page().text
     sample = text.split('??? example "A position file"', 1)[1].split("```", 2)[1]
@@ -47,6 +46,6 @@ def test_a_card_game_page_shows_the_richest_example_table_as_a_sample() -> None:
 
 
 def test_a_tile_game_page_keeps_its_words() -> None:
-    text = RulesetPages(Rules(load_ruleset("trian_deluxe")), {}).formats_page().text
+    text = RulesetPages(compiled.rules("trian_deluxe"), {}).formats_page().text
     assert "- card: a tile id, e.g. `t17`" in text
     assert "Every player has a board of their own" not in text

@@ -31,8 +31,9 @@ from compiler.engine.formats import PositionError, PositionModel, from_state, po
 from compiler.engine.notation import NotationError
 from compiler.engine.records import History, RecordError, parse_record, replay, write_record
 from compiler.engine.scenario import settled
+from tests import compiled
 from tests.fuzzing import (
-    GROUP, budget, bounded, canonical, compiled, located, plain, played, positions,
+    GROUP, budget, bounded, canonical, located, plain, played, positions,
 )
 
 pytestmark = GROUP
@@ -78,7 +79,7 @@ def _set(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
 @functools.lru_cache(maxsize=None)
 def _declared(name: str) -> dict[str, list[str]]:
     """What a position file of this ruleset names: area and player attributes, resources, pieces."""
-    rs = compiled(name).ruleset
+    rs = compiled.rules(name).ruleset
     found: dict[str, set[str]] = {"areas": set(), "players": set(), "resources": set(),
                                   "supply": set()}
     for d in rs.all_decls():
@@ -95,7 +96,7 @@ def _declared(name: str) -> dict[str, list[str]]:
 
 def _names(name: str) -> list[str]:
     return sorted({n for names in _declared(name).values() for n in names}
-                  | {s.id for s in compiled(name).ruleset.seats} | {"grants", "pending", "x"})
+                  | {s.id for s in compiled.rules(name).ruleset.seats} | {"grants", "pending", "x"})
 
 
 @st.composite
@@ -160,7 +161,7 @@ def position_files(draw: st.DrawFn) -> tuple[str, bytes]:
 
 def load_position(name: str, data: bytes, file: str = "pos.json") -> Any:
     """Read a position file as the command line does; None if it was refused properly."""
-    rules = compiled(name)
+    rules = compiled.rules(name)
     try:
         text = decode_source(data, file)
     except CompileError as e:
@@ -247,7 +248,7 @@ def records(draw: st.DrawFn) -> tuple[str, str]:
 @given(case=records())
 def test_a_spoiled_record_is_refused_at_its_line_or_replays(case: tuple[str, str]) -> None:
     name, text = case
-    rules = compiled(name)
+    rules = compiled.rules(name)
     lines = text.count("\n") + 1
     with bounded():
         try:

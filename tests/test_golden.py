@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engine.position import Rules
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests import compiled
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = {"trian_teams_3v3": 6, "trian_teams": 4, "trian_six": 5,
@@ -25,7 +24,7 @@ DECISIONS = 120
 
 
 def playthrough(name: str) -> str:
-    rules = Rules(load_ruleset_dir(ruleset_dirs()[name]))
+    rules = compiled.rules(name)
     players = PLAYERS.get(name, 3)
     pos = rules.start(players, seed=11)
     rng = random.Random(11)
@@ -41,7 +40,7 @@ def playthrough(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("name", sorted(ruleset_dirs()))
+@pytest.mark.parametrize("name", compiled.names())
 def test_golden_playthrough(name: str) -> None:
     path = GOLDEN / f"{name}.txt"
     text = playthrough(name)

@@ -14,12 +14,12 @@ from compiler.engine.hoist import hoisted_and
 from compiler.engine.position import Position, Rules
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return Rules(load_ruleset("trian_conquest"))
+    return compiled.rules("trian_conquest")
 
 
 def _define(rules: Rules, name: str) -> m.Define:

@@ -27,6 +27,7 @@ from compiler.engine.records import RecordError, parse_record, replay, write_rec
 from compiler.engine.views import hides_anything, view_record
 from compiler.engine.zone_json import copies
 from compiler.load import load_ruleset
+from tests import compiled
 
 ROOT = Path(__file__).parent.parent
 TABLE = ROOT / "tests" / "fixtures" / "card_table"
@@ -45,7 +46,7 @@ def hiding() -> list[Path]:
     declares = re.compile(r"^\s*zone\s", re.M)
     return [p for p in every_ruleset()
             if any(declares.search(f.read_text(encoding="utf-8")) for f in p.glob("*.rules"))
-            and hides_anything(Rules(load_ruleset(p)).game)]
+            and hides_anything(compiled.rules_at(p).game)]
 
 
 @pytest.fixture(scope="module")
@@ -79,13 +80,13 @@ def moves(pos: Position) -> list[str]:
 
 def test_there_are_card_games_that_hide_cards_to_check() -> None:
     assert TABLE in hiding()
-    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe")).game
+    deluxe = compiled.rules("trian_deluxe").game
     assert not hides_anything(deluxe)  # its stacks show their tops
 
 
 @pytest.mark.parametrize("path", hiding(), ids=lambda p: p.name)
 def test_every_decision_can_be_made_from_what_the_decider_sees(path: Path) -> None:
-    base = Rules(load_ruleset(path))
+    base = compiled.rules_at(path)
     rs = base.ruleset
     decisions = 0
     for players in range(rs.players_min, min(rs.players_max, 4) + 1):
@@ -119,7 +120,7 @@ def test_random_play_chooses_from_what_the_mover_sees(rules: Rules,
 
 def test_random_play_in_a_tile_game_lists_moves_at_the_table_as_always(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe"))
+    deluxe = compiled.rules("trian_deluxe")
     listed: list[int | None] = []
     real = Position.listed_moves
 
@@ -184,7 +185,7 @@ def test_a_face_down_laid_card_stays_public() -> None:
 
 
 def test_the_tile_stacks_show_their_tops_and_nothing_else() -> None:
-    deluxe = Rules(load_ruleset(ROOT / "rules" / "trian_deluxe"))
+    deluxe = compiled.rules("trian_deluxe")
     pos = Position.start(deluxe, players=2, seed=3)
     view = pos.view("quuylto")
     full, seen = from_state(deluxe, pos.state).stacks, from_state(deluxe, view.state).stacks
@@ -314,7 +315,7 @@ def test_a_position_file_without_history_rules_nothing_out(boxed: Rules) -> None
 
 @pytest.fixture(scope="module")
 def stars() -> Rules:
-    return Rules(load_ruleset(ROOT / "rules" / "among_the_stars"))
+    return compiled.rules("among_the_stars")
 
 
 def test_among_the_stars_offers_no_four_player_card_at_a_table_of_three(stars: Rules) -> None:
@@ -481,7 +482,7 @@ def test_play_as_a_player_writes_a_view_record_that_replay_refuses(tmp_path: Pat
 
 def test_in_a_tile_game_a_view_changes_nothing_but_the_header(tmp_path: Path) -> None:
     deluxe = ROOT / "rules" / "trian_deluxe"
-    rules = Rules(load_ruleset(deluxe))
+    rules = compiled.rules(deluxe.name)
     final, history = random_game(rules, 2, 1, max_decisions=400)
     _, mid, _ = history.moves[20]
     path = tmp_path / "mid.json"

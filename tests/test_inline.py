@@ -15,7 +15,7 @@ from compiler.engine.inline import flat
 from compiler.engine.position import Position, Rules
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 class _Kept(ExprCompiler):
@@ -27,7 +27,7 @@ class _Kept(ExprCompiler):
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return Rules(load_ruleset("trian_teams"))
+    return compiled.rules("trian_teams")
 
 
 def _defines(rules: Rules) -> dict[str, m.Define]:

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 
 from hypothesis import given, settings
@@ -24,16 +23,14 @@ from compiler.engine.position import Rules
 from compiler.kernel.areas import AreaMap, recompute
 from compiler.kernel.lattice import LATTICES, SquareLattice, TriangleLattice
 from compiler.kernel.tiles import Frontier, fits_labels, hop, placements, walk, walk_segments
+from tests import compiled
 
 cells = st.tuples(st.integers(-50, 50), st.integers(-50, 50))
 
 
-@functools.cache
 def _deluxe() -> Rules:
-    """The Deluxe tiles, compiled once for every example of every property."""
-    from compiler.load import load_ruleset
-    from tests.conftest import DELUXE
-    return Rules(load_ruleset(DELUXE))
+    """The Deluxe tiles, compiled once for every example of every property (shared)."""
+    return compiled.rules("trian_deluxe")
 
 
 @given(cells, st.integers(0, 2))

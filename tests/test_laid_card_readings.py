@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from compiler.cli import app
 from compiler.engine.formats import PositionModel, position_from_model
 from compiler.engine.position import Position, Rules
-from compiler.load import load_ruleset
+from tests import compiled
 
 RULES = Path(__file__).parent.parent / "rules" / "among_the_stars"
 SEATS = ("red", "blue", "green")
@@ -27,7 +27,7 @@ SEATS = ("red", "blue", "green")
 
 @pytest.fixture(scope="module")
 def rules() -> Rules:
-    return Rules(load_ruleset(RULES))
+    return compiled.rules(RULES.name)
 
 
 def table_json(cards: list[tuple[Any, ...]], *, credits: dict[str, int] | None = None,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.engine.position import Position, Rules
+from compiler.engine.position import Position
 from compiler.engine.random_play import random_game
 from compiler.engine.views import hides_anything
-from compiler.load import RULES_DIR, load_ruleset
+from tests import compiled
 
 RULESETS = ["trian_deluxe", "trian_new_order", "among_the_stars"]
 EVERY = 7  # one position in this many along the game
@@ -19,7 +19,7 @@ EVERY = 7  # one position in this many along the game
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_cheap_listing_is_the_full_listing(name: str) -> None:
-    rules = Rules(load_ruleset(RULES_DIR / name))
+    rules = compiled.rules(name)
     players = max(rules.ruleset.players_min, min(4, rules.ruleset.players_max))
     _, history = random_game(rules.table(players), players, seed=5)
     positions = [p for _, p, _ in history.moves[::EVERY]]
@@ -43,7 +43,7 @@ def test_a_placement_is_found_in_its_run_and_no_other_is() -> None:
     rotation that does not fit, or of another tile, is not."""
     from compiler.engine.actions import Placements
 
-    rules = Rules(load_ruleset(RULES_DIR / "trian_deluxe"))
+    rules = compiled.rules("trian_deluxe")
     _, history = random_game(rules.table(4), 4, seed=3)
     tried = 0
     for _, pos, move in history.moves[1::10]:

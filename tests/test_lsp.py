@@ -22,7 +22,8 @@ from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 
 from compiler.links import site_url
-from compiler.load import REPO_ROOT, RULES_DIR, load_ruleset
+from compiler.load import REPO_ROOT, RULES_DIR
+from tests import compiled
 
 GUIDE = REPO_ROOT / "site" / "guides" / "editors.md"
 WAIT = 30.0
@@ -256,7 +257,7 @@ def test_hover_on_a_rule_id_shows_its_number_text_and_permalink(
     line, column = where(FIXED, "actions.research")
     shown = editor.hover(uri, line, column + 3)
     assert shown is not None and isinstance(shown.contents, t.MarkupContent)
-    number = load_ruleset("trian_deluxe").rule_index()["actions.research"].number
+    number = compiled.ruleset("trian_deluxe").rule_index()["actions.research"].number
     text = shown.contents.value
     assert f"**rule** `actions.research` §{number} — Research" in text
     assert f"Score 1 [victory point]({site_url()}house-rules/glossary/#points" in text

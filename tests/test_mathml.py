@@ -11,13 +11,13 @@ import pytest
 from compiler.ir import model as m
 from compiler.ir import nodes as n
 from compiler.ir.english import Vocabulary
-from compiler.load import load_ruleset
 from compiler.rulebook.mathml import MathML
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def rs() -> m.Ruleset:
-    return load_ruleset("rules/trian_deluxe")
+    return compiled.ruleset("trian_deluxe")
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,8 @@ import pytest
 from compiler.engine.actions import check
 from compiler.engine.explain import deciding, explainer
 from compiler.engine.performed import Performed
-from compiler.engine.position import Rules
 from compiler.engine.random_play import random_game
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.mark.parametrize(("ruleset", "action", "may"), [
@@ -31,20 +30,20 @@ from compiler.load import load_ruleset
     ("trian_deluxe", "send_emissary", False), ("trian_conquest", "launch_corvette", True)])
 def test_an_action_may_be_decided_by_a_definition_only_if_one_can_take_effect(
         ruleset: str, action: str, may: bool) -> None:
-    game = Rules(load_ruleset(ruleset)).game
+    game = compiled.rules(ruleset).game
     assert explainer(game).may_decide(game.actions[action]) is may
 
 
 @pytest.mark.parametrize(("action", "may"), [("send_emissary", True), ("exchange", False)])
 def test_a_check_may_cite_a_condition_only_if_one_can_hold(action: str, may: bool) -> None:
-    game = Rules(load_ruleset("trian_new_order")).game
+    game = compiled.rules("trian_new_order").game
     assert explainer(game).may_cite(game.actions[action]) is may
 
 
 @pytest.mark.parametrize("ruleset", ["trian_deluxe", "trian_conquest", "trian_new_order",
                                      "among_the_stars"])
 def test_a_silent_action_decides_and_cites_nothing_when_worked_out_again(ruleset: str) -> None:
-    rules = Rules(load_ruleset(ruleset))
+    rules = compiled.rules(ruleset)
     ex = explainer(rules.game)
     found: list[tuple[str, str, object]] = []
 

@@ -8,7 +8,7 @@ import pytest
 from compiler.engine.formats import PositionModel, from_state, position_from_model
 from compiler.engine.position import IllegalMove, Position, Rules
 from compiler.engine.scenario import settled
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 def _table(rules: Rules, step: str = "action", **extra) -> Position:
@@ -24,7 +24,7 @@ def _table(rules: Rules, step: str = "action", **extra) -> Position:
 
 @pytest.fixture(scope="module")
 def family() -> Rules:
-    return Rules(load_ruleset("trian_family"))
+    return compiled.rules("trian_family")
 
 
 def test_text_that_is_no_move_is_unreadable_and_says_what_moves_look_like(rules: Rules) -> None:
@@ -96,7 +96,7 @@ def test_building_a_station_in_the_family_game_cites_the_variant_removing_it(
 
 
 def test_a_corvette_in_the_more_tiles_game_is_named_as_the_expansions_move() -> None:
-    more = Rules(load_ruleset("trian_more_tiles"))
+    more = compiled.rules("trian_more_tiles")
     ruling = _table(more).adjudicate("corvette 1,0:space")
     assert ruling.verdict == "UNREADABLE"
     assert "is a move of Początek Podboju expansion (`trian_conquest`)" in \

@@ -17,14 +17,14 @@ import pytest
 
 from compiler.engine.position import Rules
 from compiler.engine.records import History, parse_record, replay, write_record
-from compiler.load import load_ruleset
+from tests import compiled
 
 MINERALS = ("red", "blue", "green", "yellow")
 
 
 @pytest.fixture(scope="module", params=["trian_new_order", "trian_new_order_beginner"])
 def rules(request: pytest.FixtureRequest) -> Rules:
-    return Rules(load_ruleset(request.param))
+    return compiled.rules(request.param)
 
 
 def everything_accounted_for(st: Any, setup: dict[str, int]) -> None:
@@ -73,7 +73,7 @@ def test_a_random_game_ends_with_everything_accounted_for(rules: Rules, seed: in
 
 
 def test_a_table_may_seat_any_races_and_its_record_says_which() -> None:
-    rules = Rules(load_ruleset("trian_new_order"))
+    rules = compiled.rules("trian_new_order")
     pos = rules.start(2, seed=4, seats=["xemh", "sslyx"])
     assert list(pos.scores()) == ["xemh", "sslyx"]
     history = History(pos, ["xemh", "sslyx"], [[c for c in reversed(s)] for s in pos.state.stacks],
@@ -94,7 +94,7 @@ def test_a_table_may_seat_any_races_and_its_record_says_which() -> None:
 
 
 def test_a_seat_taken_twice_or_unknown_is_refused() -> None:
-    rules = Rules(load_ruleset("trian_new_order"))
+    rules = compiled.rules("trian_new_order")
     with pytest.raises(ValueError, match="taken twice"):
         rules.start(2, seats=["xemh", "xemh"])
     with pytest.raises(ValueError, match="no seat 'zorg'"):

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.engine.position import Rules
 from compiler.engine.random_play import random_game
-from compiler.load import RULES_DIR, load_ruleset
+from compiler.load import RULES_DIR
+from tests import compiled
 
 RULESETS = sorted(p for p in RULES_DIR.iterdir() if (p / "ruleset.rules").exists()
                   or any(p.glob("*.rules")))
@@ -27,7 +27,7 @@ SEALED = Path(__file__).parent / "rulesets" / "sealed_picks"  # choices made at 
 
 @pytest.mark.parametrize("folder", [*RULESETS, SEASONS, OUTPOSTS, SEALED], ids=lambda p: p.name)
 def test_every_legal_move_reads_back_as_itself(folder: Path) -> None:
-    rules = Rules(load_ruleset(folder))
+    rules = compiled.rules_at(folder)
     players = rules.ruleset.players_min
     final, history = random_game(rules, players, seed=3)
     sampled = history.moves[::max(1, len(history.moves) // 12)]

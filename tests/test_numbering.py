@@ -15,8 +15,8 @@ import pytest
 from compiler.diagnostics import CompileError
 from compiler.ir import model as m
 from compiler.judge.service import JudgeError, example_of
-from compiler.engine.position import Rules
-from compiler.load import load_files, load_ruleset, read_header, ruleset_dirs
+from compiler.load import load_files, read_header, ruleset_dirs
+from tests import compiled
 from compiler.numbering import code_clashes, derived_code, find, number, sort_key
 
 
@@ -47,7 +47,7 @@ ruleset my_variant extends trian_deluxe {
 
 @pytest.fixture(scope="module")
 def conquest() -> m.Ruleset:
-    return load_ruleset("trian_conquest")
+    return compiled.ruleset("trian_conquest")
 
 
 # ------------------------------------------------------------------ rules
@@ -156,13 +156,13 @@ def test_a_removed_rule_leaves_a_gap(tmp_path: Path) -> None:
 
 
 def test_the_family_variant_reads_7_2_then_7_5(tmp_path: Path) -> None:
-    family = load_ruleset("trian_family")
+    family = compiled.ruleset("trian_family")
     actions = next(c for c in family.chapters if c.id == "actions")
     assert [r.number for r in actions.rules][:3] == ["7.1", "7.2", "7.5"]
 
 
 def test_a_variant_of_a_variant_keeps_numbers_all_the_way_down(deluxe: m.Ruleset) -> None:
-    three = load_ruleset("trian_teams_3v3")  # deluxe → more tiles → six → teams → 3v3
+    three = compiled.ruleset("trian_teams_3v3")  # deluxe → more tiles → six → teams → 3v3
     ours, theirs = numbers(deluxe), numbers(three)
     assert {rid: theirs[rid] for rid in ours if rid in theirs} == \
         {rid: n for rid, n in ours.items() if rid in theirs}
@@ -191,8 +191,8 @@ def test_e36_in_deluxe_and_conquests_own_e36_never_share_an_id(
 
 def test_an_id_means_one_ruling_or_example_across_the_site() -> None:
     meant: dict[str, str] = {}
-    for name in ruleset_dirs():
-        rs = load_ruleset(name)
+    for name in compiled.names():
+        rs = compiled.ruleset(name)
         for x in [*rs.rulings, *rs.examples]:
             assert meant.setdefault(x.number, x.id) == x.id, f"{x.number} in {name}"
     assert "TD-R5" in meant and "ATS-R5" in meant and meant["TD-R5"] != meant["ATS-R5"]
@@ -200,7 +200,7 @@ def test_an_id_means_one_ruling_or_example_across_the_site() -> None:
 
 def test_a_replaced_example_keeps_its_id_and_a_new_one_takes_the_variants_code(
         tmp_path: Path, deluxe: m.Ruleset) -> None:
-    rs = load_ruleset("tutorial_deep_space")
+    rs = compiled.ruleset("tutorial_deep_space")
     replaced = {c.id for c in rs.changes if c.kind == "example" and c.op == "replaced"}
     assert replaced
     before = {e.id: e.number for e in deluxe.examples}
@@ -214,8 +214,8 @@ def test_plain_e36_finds_the_example_when_only_one_has_it(deluxe: m.Ruleset,
     assert find(deluxe.examples, "td-e36") == [deluxe.examples[35]]
     assert [x.number for x in find(conquest.examples, "E36")] == ["TD-E36", "TC-E36"]
     with pytest.raises(JudgeError, match=r"more than one example 'E36': TD-E36 .*TC-E36"):
-        example_of(Rules(conquest), "E36")
-    _, said = example_of(Rules(conquest), "TC-E36")
+        example_of(compiled.rules("trian_conquest"), "E36")
+    _, said = example_of(compiled.rules("trian_conquest"), "TC-E36")
     assert said["number"] == "TC-E36"
 
 

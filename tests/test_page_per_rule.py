@@ -10,13 +10,13 @@ import pytest
 
 from compiler import links
 from compiler.engine.position import Rules
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests import compiled
 from tests.conftest import built_page
 
 
 @pytest.fixture(scope="module")
 def new_order() -> Rules:
-    return Rules(load_ruleset_dir(ruleset_dirs()["trian_new_order"]))
+    return compiled.rules("trian_new_order")
 
 
 def test_each_race_is_a_page_and_the_other_chapters_stay_whole(new_order: Rules) -> None:

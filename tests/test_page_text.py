@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests import compiled
 from tests.test_reading_aloud import Leaks
 
 pytestmark = pytest.mark.xdist_group("rulebook")  # the site fixture (conftest) is built once
@@ -134,7 +134,7 @@ def _prose(markdown: str) -> str:
 def test_every_generated_page_reads_as_english(markdown: Path) -> None:
     """No page says what a ruling must never say (tests/test_reading_aloud.py: `Leaks`), in
     the words of its own book; a page outside every book in the base game's."""
-    leaks = {name: Leaks(load_ruleset_dir(path)) for name, path in ruleset_dirs().items()}
+    leaks = {name: Leaks(compiled.ruleset(name)) for name in compiled.names()}
     every = leaks["trian_deluxe"]
     found = []
     for path in sorted(markdown.rglob("*.md")):

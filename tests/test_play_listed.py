@@ -17,7 +17,8 @@ import pytest
 
 from compiler.engine.formats import from_state
 from compiler.engine.position import Position, Rules
-from compiler.load import RULES_DIR, load_ruleset
+from compiler.load import RULES_DIR
+from tests import compiled
 
 TESTS = RULES_DIR.parent / "tests" / "rulesets"
 RULESETS = [RULES_DIR / "trian_deluxe", RULES_DIR / "trian_new_order",
@@ -35,7 +36,7 @@ def _outcome(pos: Position, move, seed: int) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
 def test_a_listed_move_plays_as_a_checked_one(path) -> None:
-    rules = Rules(load_ruleset(path))
+    rules = compiled.rules_at(path)
     players = max(rules.ruleset.players_min, min(3, rules.ruleset.players_max))
     rng = random.Random(11)
     pos, _ = Position.set_up(rules.table(players), players, seed=11, sampler=rng)
@@ -65,7 +66,7 @@ def test_a_move_carried_out_unrecorded_writes_the_ruling_play_writes(path) -> No
     consequence). Asked for its ruling, the move is carried out again from where it was
     played, with what chance decided the first time: the ruling is the one `play` writes
     at once, consequences, decisive rules and all, and the position it leads to the same."""
-    rules = Rules(load_ruleset(path))
+    rules = compiled.rules_at(path)
     players = max(rules.ruleset.players_min, min(3, rules.ruleset.players_max))
     rng = random.Random(7)
     pos, _ = Position.set_up(rules.table(players), players, seed=7, sampler=rng)

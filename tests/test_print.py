@@ -18,8 +18,9 @@ import pytest
 
 from compiler import links as urls
 from compiler.ir import model as m
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from compiler.load import ruleset_dirs
 from compiler.rulebook import printed
+from tests import compiled
 from tests.conftest import built_page
 
 
@@ -49,7 +50,7 @@ def _in_order(rules: list[m.Rule]) -> Iterator[str]:
 
 @pytest.mark.parametrize("ruleset", ["trian_deluxe", "trian_new_order", "among_the_stars"])
 def test_links_between_rules_stay_on_the_one_page(ruleset: str) -> None:
-    rs = load_ruleset_dir(ruleset_dirs()[ruleset])
+    rs = compiled.ruleset(ruleset)
     text = "\n".join(printed.body(rs))
     targets = set(re.findall(r"\]\(#([^) \"]+)", text))
     assert targets, "the page links to its own rules, rulings and terms"

@@ -18,6 +18,7 @@ import pytest
 from compiler.engine.formats import PositionError, PositionModel, position_from_model
 from compiler.engine.position import Position, Rules
 from compiler.load import load_files, load_ruleset
+from tests import compiled
 
 OUTPOSTS = Path(__file__).parent / "rulesets" / "outposts" / "outposts.rules"
 
@@ -129,7 +130,7 @@ def test_an_effect_waiting_for_its_step_on_a_laid_card_is_written_and_read_back(
     step, bound to the card at red/1,0. The position file says so, and reads back."""
     from compiler.engine.formats import from_state
     from compiler.engine.scenario import model_from_facts, settled
-    rules = Rules(load_ruleset("among_the_stars"))
+    rules = compiled.rules("among_the_stars")
     example = next(e for e in rules.ruleset.examples if e.id == "effects_in_play_order")
     pos = settled(position_from_model(rules, model_from_facts(rules, example.given)))
     built = pos.apply("red: build trade_center at 1,0")

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from compiler.ir import model as m
-from compiler.load import load_ruleset_dir, ruleset_dirs
 from compiler.rulebook import quickref
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index
+from tests import compiled
 from tests.conftest import built_page
 
 
 def _page(name: str) -> str:
-    rs = load_ruleset_dir(ruleset_dirs()[name])
+    rs = compiled.ruleset(name)
     ix = Index.of(rs)
     return "\n".join(quickref.page_lines(rs, ix, Formal(rs, ix)))
 
@@ -32,7 +32,7 @@ def test_the_deluxe_turn_reads_in_its_four_steps() -> None:
 
 @pytest.mark.parametrize("name", ["trian_deluxe", "among_the_stars", "trian_new_order"])
 def test_every_action_is_listed_with_its_rule(name: str) -> None:
-    rs = load_ruleset_dir(ruleset_dirs()[name])
+    rs = compiled.ruleset(name)
     page = _page(name)
     actions = [d for d in rs.all_decls() if isinstance(d, m.Action)]
     for a in actions:

@@ -19,6 +19,7 @@ from compiler.engine.position import Position, Rules
 from compiler.engine.records import History, parse_record, replay, write_record
 from compiler.engine.state import STACKS
 from compiler.kernel.areas import recompute
+from tests import compiled
 
 GAMES = 1000
 CHUNKS = 20
@@ -123,8 +124,7 @@ def test_random_four_player_games(rules: Rules, chunk: int) -> None:
 def test_random_games_of_the_variants_end_with_everything_accounted_for(ruleset: str) -> None:
     """A few games of each variant: pieces and minerals conserved, every point cited, and
     each record replays to the same end."""
-    from compiler.load import load_ruleset
-    rules = Rules(load_ruleset(ruleset))
+    rules = compiled.rules(ruleset)
     stacks = rules.game.stacks_zone
     tiles = stacks.dealt.get(4, len(rules.ruleset.tiles())) if stacks else len(rules.ruleset.tiles())
     setup = rules.game.supply_table.rows[4]

@@ -13,12 +13,12 @@ import pytest
 from compiler.engine.formats import PositionModel
 from compiler.engine.position import Rules
 from compiler.engine.scenario import model_from_facts, position_from_model
-from compiler.load import RULES_DIR, load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def conquest() -> Rules:
-    return Rules(load_ruleset(RULES_DIR / "trian_conquest"))
+    return compiled.rules("trian_conquest")
 
 
 def reasons(rules: Rules, example: str, move: str) -> list[str]:

@@ -19,18 +19,12 @@ from compiler.engine.scenario import ExampleResult, model_from_facts, run_exampl
 from compiler.engine.formats import position_from_model
 from compiler.ir import model as m
 from compiler.ir.english import Vocabulary, article
-from compiler.load import load_ruleset_dir, ruleset_dirs
+from tests import compiled
+from tests.compiled import rules as rules_for
 
 pytestmark = pytest.mark.xdist_group("reading")
 
-_RULES: dict[str, Rules] = {}
 _RESULTS: dict[str, list[ExampleResult]] = {}
-
-
-def rules_for(name: str) -> Rules:
-    if name not in _RULES:
-        _RULES[name] = Rules(load_ruleset_dir(ruleset_dirs()[name]))
-    return _RULES[name]
 
 
 def results_for(name: str) -> list[ExampleResult]:
@@ -96,7 +90,7 @@ def ruling_texts(result: ExampleResult) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("ruleset", sorted(ruleset_dirs()))
+@pytest.mark.parametrize("ruleset", compiled.names())
 def test_every_example_ruling_reads_as_english(ruleset: str) -> None:
     leaks = Leaks(rules_for(ruleset).ruleset)
     found = [f"{r.example.id}: {hit}" for r in results_for(ruleset)
@@ -153,8 +147,7 @@ def uncited(rules: Rules, result: ExampleResult) -> list[str]:
 
 
 EXAMPLES = [pytest.param(name, ex.id, id=f"{name}:{ex.number}:{ex.id}")
-            for name, path in ruleset_dirs().items()
-            for ex in load_ruleset_dir(path).examples]
+            for name in compiled.names() for ex in compiled.ruleset(name).examples]
 
 
 @pytest.mark.parametrize("ruleset,example", EXAMPLES)

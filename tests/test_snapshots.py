@@ -32,22 +32,16 @@ import pytest
 import tests.test_parser_errors as parser_errors
 from compiler.diagnostics import CompileError, Diagnostic
 from compiler.ir import model as m
-from compiler.load import load_ruleset, ruleset_dirs
 from compiler.parse.errors import SYNTAX_EXAMPLES
 from compiler.rulebook.formal import Formal
 from compiler.rulebook.links import Index
 from compiler.rulebook.reference import reference_page
+from tests import compiled
 from tests.test_agnostic import english_readings
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-RULESETS = sorted(ruleset_dirs())
+RULESETS = compiled.names()
 DIFF_LINES = 40
-
-
-@functools.cache
-def ruleset(name: str) -> m.Ruleset:
-    """Each ruleset compiled once per worker, for both of its snapshots."""
-    return load_ruleset(name)
 
 
 def matches_snapshot(file: str, text: str) -> None:
@@ -77,7 +71,7 @@ def matches_snapshot(file: str, text: str) -> None:
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_declaration_reads_in_the_same_english(name: str) -> None:
-    lines = [f"{label}: {text}" for label, text in english_readings(ruleset(name))]
+    lines = [f"{label}: {text}" for label, text in english_readings(compiled.ruleset(name))]
     assert lines, f"{name} has no declaration to read"
     matches_snapshot(f"{name}.english.txt", "\n".join(lines) + "\n")
 
@@ -93,7 +87,7 @@ def formula_boxes(rs: m.Ruleset) -> Iterator[tuple[str, str]]:
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_formula_box_renders_the_same_mathml(name: str) -> None:
-    lines = [f"{rule}:\n{markup}\n" for rule, markup in formula_boxes(ruleset(name))]
+    lines = [f"{rule}:\n{markup}\n" for rule, markup in formula_boxes(compiled.ruleset(name))]
     assert lines, f"{name} shows no formula"
     matches_snapshot(f"{name}.mathml.txt", "\n".join(lines))
 

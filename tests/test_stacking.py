@@ -14,7 +14,7 @@ import pytest
 
 from compiler.engine.formats import PositionModel, from_state, position_from_model
 from compiler.engine.position import Position, Rules
-from compiler.load import RULES_DIR, load_ruleset
+from tests import compiled
 from tests.conftest import compile_errors
 
 HEADER = """
@@ -68,7 +68,7 @@ def test_kinds_standing_above_each_other_in_a_circle_are_an_error(tmp_path: Path
 
 @pytest.fixture(scope="module")
 def conquest() -> Rules:
-    return Rules(load_ruleset(RULES_DIR / "trian_conquest"))
+    return compiled.rules("trian_conquest")
 
 
 def position(rules: Rules, pieces: list[dict[str, str]]) -> Position:

@@ -14,12 +14,12 @@ import random
 import pytest
 
 from compiler.engine.position import Position, Rules
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def conquest() -> Rules:
-    return Rules(load_ruleset("trian_conquest"))
+    return compiled.rules("trian_conquest")
 
 
 def _positions(rules: Rules, seed: int, every: int) -> list[Position]:
@@ -35,7 +35,7 @@ def _positions(rules: Rules, seed: int, every: int) -> list[Position]:
 
 @pytest.mark.parametrize("name", ["trian_conquest", "trian_new_order"])
 def test_a_ruling_is_the_same_whether_or_not_the_moves_were_listed_first(name: str) -> None:
-    rules = Rules(load_ruleset(name))
+    rules = compiled.rules(name)
     judged = 0
     for pos in _positions(rules, seed=3, every=9):
         moves = pos.legal_moves()

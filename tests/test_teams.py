@@ -14,17 +14,17 @@ from compiler.engine.formats import PositionError, PositionModel, from_state, po
 from compiler.engine.position import Rules
 from compiler.engine.random_play import random_game
 from compiler.engine.records import parse_record, replay, write_record
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 @pytest.fixture(scope="module")
 def teams() -> Rules:
-    return Rules(load_ruleset("trian_teams"))
+    return compiled.rules("trian_teams")
 
 
 @pytest.fixture(scope="module")
 def three() -> Rules:
-    return Rules(load_ruleset("trian_teams_3v3"))
+    return compiled.rules("trian_teams_3v3")
 
 
 def seats(pos) -> list[str]:

@@ -16,7 +16,8 @@ from compiler.engine.formats import from_state
 from compiler.engine.position import Position, Rules
 from compiler.ir import model as m
 from compiler.ir import nodes as n
-from compiler.load import load_files, load_ruleset
+from compiler.load import load_files
+from tests import compiled
 
 
 def variant(tmp_path: Path, body: str, name: str = "my_variant") -> m.Ruleset:
@@ -91,7 +92,7 @@ def test_removing_a_rule_removes_its_declarations_and_sub_rules(tmp_path: Path) 
     game = Rules(rs).game
     assert not any(f.rule == "actions.one_kind" for f in rs.all_decls()
                    if isinstance(f, m.Forbid))
-    assert len(game.forbids) == len(Rules(load_ruleset("trian_deluxe")).game.forbids) - 1
+    assert len(game.forbids) == len(compiled.rules("trian_deluxe").game.forbids) - 1
     assert {(c.op, c.kind, c.id) for c in rs.changes} == {
         ("removed", "rule", "actions.one_kind"), ("removed", "example", "teleport_occupied")}
 
@@ -166,7 +167,7 @@ def test_a_variant_of_a_variant_inherits_both(tmp_path: Path) -> None:
 
 
 def test_a_choice_granted_out_of_turn_is_that_players_to_make() -> None:
-    rules = Rules(load_ruleset("trian_family"))
+    rules = compiled.rules("trian_family")
     ex = next(e for e in rules.ruleset.examples if e.id == "family_recall_all")
     from compiler.engine.scenario import model_from_facts
     from compiler.engine.formats import to_state
@@ -204,7 +205,7 @@ def test_check_warns_about_what_nothing_reaches(tmp_path: Path) -> None:
 
 
 def test_five_players_deal_105_tiles_from_two_copies() -> None:
-    rules = Rules(load_ruleset("trian_six"))
+    rules = compiled.rules("trian_six")
     assert len(rules.ruleset.tiles()) == 168
     assert "t01_2" in rules.game.catalogue.card_faces
     for players, dealt in ((4, 84), (5, 105), (6, 126)):
@@ -290,10 +291,8 @@ replace rule areas.points.nebula "A nebula: 1 point per tile" {
 def test_what_changes_shows_a_rule_changed_only_in_what_the_engine_reads(tmp_path: Path) -> None:
     """The same text, another reading: the page says the text is the same and sets the two
     readings side by side, where it once showed two identical texts."""
-    from compiler.engine.position import Rules
-    from compiler.load import load_ruleset_dir, ruleset_dirs
     from compiler.rulebook.pages import RulesetPages
-    base = RulesetPages(Rules(load_ruleset_dir(ruleset_dirs()["trian_deluxe"])), {})
+    base = RulesetPages(compiled.rules("trian_deluxe"), {})
     mine = RulesetPages(Rules(variant(tmp_path, HEADER + DOUBLED_NEBULAS)), {})
     mine.link_books({"trian_deluxe": base, "my_variant": mine})
     page = mine.changes_page().text

@@ -13,7 +13,7 @@ import pytest
 
 from compiler.engine.formats import PositionModel, position_from_model
 from compiler.engine.position import Rules
-from compiler.load import load_ruleset
+from tests import compiled
 
 
 def final_note(rules: Rules, players: list[str], pieces: list[dict[str, str]] | None = None,
@@ -33,7 +33,7 @@ def final_note(rules: Rules, players: list[str], pieces: list[dict[str, str]] | 
 
 @pytest.fixture(scope="module")
 def teams() -> Rules:
-    return Rules(load_ruleset("trian_teams"))
+    return compiled.rules("trian_teams")
 
 
 def test_a_clear_winner_is_named_with_the_runner_up(rules: Rules) -> None:

@@ -16,6 +16,7 @@ from compiler.engine.scenario import model_from_facts, settled
 from compiler.ir.english import English, Vocabulary, negate_title
 from compiler.ir import model as m
 from compiler.load import load_ruleset
+from tests import compiled
 
 TESTS = Path(__file__).parent
 
@@ -71,7 +72,7 @@ def test_stashing_the_last_card_of_the_deck_ends_the_game_under_its_rule() -> No
 
 
 def test_a_player_short_of_a_resource_hears_how_much_they_have_and_what_it_takes() -> None:
-    rules = Rules(load_ruleset("among_the_stars_aggressive"))
+    rules = compiled.rules("among_the_stars_aggressive")
     ex = next(e for e in rules.ruleset.examples if e.id == "aggressive_conflict_needs_a_credit")
     pos = settled(position_from_model(rules, model_from_facts(rules, ex.given)))
     ruling = pos.adjudicate("red: play espionage")

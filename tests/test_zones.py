@@ -16,7 +16,7 @@ from compiler.engine.formats import from_state, to_state
 from compiler.engine.position import Position, Rules
 from compiler.engine.state import SET_ASIDE, STACKS, State
 from compiler.engine.zones import Zone
-from compiler.load import load_ruleset
+from tests import compiled
 
 DECK = Zone(2, "deck")
 HAND = Zone(3, "hand", per_player=True, ordered=False)
@@ -31,7 +31,7 @@ def table(players: int = 3) -> State:
 
 @pytest.fixture(scope="module")
 def deluxe() -> Rules:
-    return Rules(load_ruleset("trian_deluxe"))
+    return compiled.rules("trian_deluxe")
 
 
 # ------------------------------------------------------------------ the stacks
