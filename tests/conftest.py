@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from compiler.diagnostics import CompileError
+from compiler.engine.collector import YOUNG
 from compiler.engine.position import Rules
 from compiler.ir import model as m
 from compiler.load import RULES_DIR, load_files
@@ -37,6 +38,15 @@ _tests_run = 0
 # Set (to anything), the shared rulesets are checked after every test, not only at the end:
 # slower (~0.1 s a test), but the first test failing is the one that changed a ruleset.
 CHECK_SHARED_EACH = "RULEBOOK_CHECK_SHARED"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The youngest objects are collected every `YOUNG` allocations, as while games are
+    played (engine/collector.py), not Python's 700: a test plays or builds, making
+    thousands of objects that die within it, and a collection every 700 mostly walked
+    those still alive. Measured on 2 workers: the suite 144 -> 135 s, the 1,000 random
+    games 30 -> 26 s. No test plays or judges differently."""
+    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
 
 
 @pytest.hookimpl(wrapper=True)  # before xdist's own hook, which reads the groups
