@@ -1,9 +1,9 @@
 """Shared fixtures: the Deluxe ruleset, compiled once per test process (`tests/compiled.py`;
 the session ends by checking that no test changed what it shares); the built rulebook
-(built once per session: ~40 s, so every test that reads it joins one xdist group,
-"rulebook"); that site served as plain files, as any web host would; the judge served over
+and the Markdown it was built from (built once per session: ~30 s, so every test that
+reads it joins one xdist group, "rulebook"); that site served as plain files, as any web host would; the judge served over
 HTTP and a Chromium to look at them. And how the session keeps its garbage collector from
-walking what it holds for good (`pytest_runtest_teardown`)."""
+walking what it holds for good (`pytest_configure`, `pytest_runtest_teardown`)."""
 
 from __future__ import annotations
 
