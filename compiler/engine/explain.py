@@ -95,7 +95,6 @@ class Explainer:
         self.vocab = Vocabulary.of(game.ruleset)
         self.en = English(self.vocab)
         self._fns: dict[int, tuple[Any, Fn]] = {}
-        self._may: dict[tuple[str, str], bool] = {}  # by action and what (`_may_name`)
 
     # ------------------------------------------------------------ entry points
 
@@ -137,7 +136,7 @@ class Explainer:
         declaration that has a rule (see `_may_name`)."""
         teams = self.game.teams_decl
         return bool(teams is not None and teams.rule) or \
-            self._may_name(action, "decide", lambda d: bool(d.rule))
+            self._may_name(action, lambda d: bool(d.rule))
 
     def may_cite(self, action: Any) -> bool:
         """Whether a condition can ever hold in allowing a move of `action` (what a check
@@ -145,11 +144,12 @@ class Explainer:
         value ability (see `_may_name`)."""
         conditions = self.game.conditions
         return bool(conditions) and \
-            self._may_name(action, "cite", lambda d: bool(conditions.get(d.id)))
+            self._may_name(action, lambda d: bool(conditions.get(d.id)))
 
-    def _may_name(self, action: Any, what: str, names: Callable[[Any], bool]) -> bool:
+    def _may_name(self, action: Any, names: Callable[[Any], bool]) -> bool:
         """Whether allowing a move of `action` may work out a definition that `names` a
-        rule where it holds, read from the rules alone, once per action and `what`.
+        rule where it holds, read from the rules alone (once per action: its caller keeps
+        the answer, `performed.Standing`).
 
         Allowing a move works out the action's parameters and requirements, and, if it
         brings pieces, where they arrive (read from all its statements) and the
@@ -158,24 +158,20 @@ class Explainer:
         against no move that is allowed: its condition came out false there
         (`_names_if_false`). When none of those can name a rule, none is named, and the
         move need not be worked out again to find that out."""
-        key = (action.id, what)
-        found = self._may.get(key)
-        if found is None:
-            game, decl = self.game, action.decl
-            defines = game.expr.defines()
-            read: list[Any] = [decl.params, decl.requires]
-            forbids: list[Any] = []
-            if action.arrivals:
-                read.append(decl.effects)
-                kinds = {a.kind or "" for a in action.arrivals if a.piece is None}
-                moved = any(a.piece is not None for a in action.arrivals)
-                forbids = [f.decl.cond for f in game.forbids
-                           if (not f.actions or action.id in f.actions) and (
-                               moved or f.decl.kind == "piece"
-                               or any(game.is_a(k, f.decl.kind) for k in kinds))]
-            found = self._may[key] = _names(read, defines, names) or \
-                any(_names_if_false(c, defines, names) for c in forbids)
-        return found
+        game, decl = self.game, action.decl
+        defines = game.expr.defines()
+        read: list[Any] = [decl.params, decl.requires]
+        forbids: list[Any] = []
+        if action.arrivals:
+            read.append(decl.effects)
+            kinds = {a.kind or "" for a in action.arrivals if a.piece is None}
+            moved = any(a.piece is not None for a in action.arrivals)
+            forbids = [f.decl.cond for f in game.forbids
+                       if (not f.actions or action.id in f.actions) and (
+                           moved or f.decl.kind == "piece"
+                           or any(game.is_a(k, f.decl.kind) for k in kinds))]
+        return _names(read, defines, names) or \
+            any(_names_if_false(c, defines, names) for c in forbids)
 
     def fn(self, node: Any) -> Fn:
         found = self._fns.get(id(node))
