@@ -26,10 +26,9 @@ import functools
 import hashlib
 from pathlib import Path
 
-from compiler.diagnostics import Diagnostic, SourceMap
 from compiler.engine.position import Rules
 from compiler.ir import model as m
-from compiler.load import RULES_DIR, load_files, load_ruleset, ruleset_dirs
+from compiler.load import RULES_DIR, load_ruleset, load_ruleset_dir, ruleset_dirs
 
 # Each ruleset handed out, by name: its fingerprint when it was compiled.
 _FINGERPRINTS: dict[str, str] = {}
@@ -41,17 +40,11 @@ def names() -> list[str]:
 
 
 @functools.cache
-def compiled(name: str) -> tuple[m.Ruleset, SourceMap, list[Diagnostic]]:
-    """The ruleset `rules/<name>` as `load_files` gives it: ruleset, sources, warnings."""
-    folder = ruleset_dirs()[name]
-    found = load_files(sorted(folder.glob("*.rules")))
-    _FINGERPRINTS[name] = _fingerprint(found[0])
-    return found
-
-
 def ruleset(name: str) -> m.Ruleset:
     """The compiled ruleset `rules/<name>` (as `load_ruleset(name)` gives it). Shared."""
-    return compiled(name)[0]
+    found = load_ruleset_dir(ruleset_dirs()[name])
+    _FINGERPRINTS[name] = _fingerprint(found)
+    return found
 
 
 @functools.cache
@@ -71,7 +64,7 @@ def rules_at(folder: Path) -> Rules:
 def changed() -> list[str]:
     """The shared rulesets some test changed since they were compiled (their names)."""
     return [name for name, print_ in _FINGERPRINTS.items()
-            if _fingerprint(compiled(name)[0]) != print_]
+            if _fingerprint(ruleset(name)) != print_]
 
 
 def _fingerprint(rs: m.Ruleset) -> str:
